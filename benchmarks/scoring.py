@@ -1,0 +1,70 @@
+"""Scoring speed: hands per second, the full distribution, and `cribbage score` start-up.
+
+Run: python benchmarks/scoring.py   (prints figures; nothing is asserted)
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from itertools import combinations, islice
+
+from cribcli.cards import deck
+from cribcli.scoring import rank_table, score_show, show_distribution, show_total
+
+
+def deals(count: int) -> list[tuple[tuple, object]]:
+    cards = deck()
+    out = []
+    for hand in islice(combinations(cards, 4), 0, None, 97):
+        for starter in cards[::5]:
+            if starter not in hand:
+                out.append((hand, starter))
+                if len(out) == count:
+                    return out
+    return out
+
+
+def rate(function, sample) -> float:  # type: ignore[no-untyped-def]
+    best = 0.0
+    for _ in range(3):
+        start = time.perf_counter()
+        for hand, starter in sample:
+            function(hand, starter)
+        best = max(best, len(sample) / (time.perf_counter() - start))
+    return best
+
+
+def main() -> None:
+    start = time.perf_counter()
+    rank_table()
+    print(
+        f"rank table (6,188 multisets of five ranks): {1000 * (time.perf_counter() - start):.0f} ms"
+    )
+    sample = deals(200_000)
+    print(f"show_total (the number):      {rate(show_total, sample):,.0f} hands/s")
+    print(f"score_show (the breakdown):   {rate(score_show, sample[:20_000]):,.0f} hands/s")
+    start = time.perf_counter()
+    show_distribution()
+    print(
+        f"distribution of all 12,994,800 deals, hand and crib: {time.perf_counter() - start:.2f} s"
+    )
+    command = shutil.which("cribbage")
+    argv = [command] if command else [sys.executable, "-m", "cribcli"]
+    argv += ["score", "5H", "5S", "JD", "4C", "--starter", "5D"]
+    times = []
+    for _ in range(15):
+        start = time.perf_counter()
+        subprocess.run(argv, check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    print(
+        f"`cribbage score ...` wall time: median {1000 * statistics.median(times):.0f} ms, "
+        f"best {1000 * min(times):.0f} ms over {len(times)} runs"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,3 @@
+"""cribcli: cribbage for the terminal."""
+
+__version__ = "0.1.0.dev0"

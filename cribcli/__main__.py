@@ -1,0 +1,5 @@
+"""``python -m cribcli`` runs the ``cribbage`` command."""
+
+from cribcli.cli import main
+
+main()

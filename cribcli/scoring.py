@@ -1,0 +1,367 @@
+"""Scoring: the show (a hand or the crib with the starter) and the points of the play.
+
+Two ways to count a show, kept in agreement by the tests:
+
+* :func:`score_show` names every point (each fifteen, pair and run with its cards) for
+  people: the ``score`` command, the show at the end of a round, a replay;
+* :func:`show_total` gives only the number, fast, for the analysis and the computer. Ranks
+  alone decide fifteens, pairs and runs, and five cards have only 6,188 multisets of ranks,
+  so it looks those up in a table and adds the flush and his nobs by suit.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+from itertools import combinations, combinations_with_replacement, pairwise, product
+
+from cribcli.cards import JACK, Card, check_distinct, deck
+from cribcli.errors import HandError
+
+HAND_SIZE = 4
+"""Cards in a hand or crib at the show (the starter is a fifth)."""
+
+MAX_SHOW = 29
+"""The most a hand can score: 5 5 5 J with the fourth 5 of the jack's suit cut."""
+
+
+class ShowKind(Enum):
+    """The five sources of points in the show, in the order they are counted."""
+
+    FIFTEEN = "fifteen"
+    PAIR = "pair"
+    RUN = "run"
+    FLUSH = "flush"
+    NOBS = "his nobs"
+
+
+@dataclass(frozen=True, slots=True)
+class ShowItem:
+    """One scoring combination of the show: its kind, its cards and its points."""
+
+    kind: ShowKind
+    cards: tuple[Card, ...]
+    points: int
+
+    def describe(self, card_text: Callable[[Card], str] = Card.ascii) -> str:
+        """Words a player reads: ``fifteen 5H+JD for 2``, ``run 3C 4D 5S for 3``.
+
+        ``card_text`` draws each card (ASCII by default; the UI passes its own style).
+        """
+        sep = "+" if self.kind is ShowKind.FIFTEEN else " "
+        return f"{self.kind.value} {sep.join(map(card_text, self.cards))} for {self.points}"
+
+
+@dataclass(frozen=True, slots=True)
+class ShowScore:
+    """The full count of a hand or crib: every item, the subtotals and the total."""
+
+    hand: tuple[Card, ...]
+    starter: Card
+    is_crib: bool
+    items: tuple[ShowItem, ...]
+
+    def subtotal(self, kind: ShowKind) -> int:
+        """Points from one kind of combination."""
+        return sum(item.points for item in self.items if item.kind is kind)
+
+    @property
+    def fifteens(self) -> int:
+        """Points for fifteens."""
+        return self.subtotal(ShowKind.FIFTEEN)
+
+    @property
+    def pairs(self) -> int:
+        """Points for pairs (three of a kind is three pairs)."""
+        return self.subtotal(ShowKind.PAIR)
+
+    @property
+    def runs(self) -> int:
+        """Points for runs, each way of making a run counted."""
+        return self.subtotal(ShowKind.RUN)
+
+    @property
+    def flush(self) -> int:
+        """Points for a flush."""
+        return self.subtotal(ShowKind.FLUSH)
+
+    @property
+    def nobs(self) -> int:
+        """The point for his nobs."""
+        return self.subtotal(ShowKind.NOBS)
+
+    @property
+    def total(self) -> int:
+        """Everything the hand scores."""
+        return sum(item.points for item in self.items)
+
+    def subtotals(self) -> dict[str, int]:
+        """The subtotals by name, in counting order: fifteens, pairs, runs, flush, nobs."""
+        return {
+            "fifteens": self.fifteens,
+            "pairs": self.pairs,
+            "runs": self.runs,
+            "flush": self.flush,
+            "nobs": self.nobs,
+        }
+
+
+def check_show(hand: Sequence[Card], starter: Card | None) -> None:
+    """Raise HandError unless ``hand`` is four distinct cards and ``starter`` a fifth."""
+    if len(hand) != HAND_SIZE:
+        raise HandError(f"a hand has {HAND_SIZE} cards, not {len(hand)}")
+    if starter is None:
+        raise HandError("no starter: a hand is counted with the starter card")
+    check_distinct([*hand, starter])
+
+
+def score_show(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> ShowScore:
+    """Count a hand (or, with ``crib``, the crib) with the starter, naming every point.
+
+    Fifteens: every combination adding to 15 scores 2. Pairs: every pair 2. Runs: every
+    way of making the longest run of three or more scores its length. Flush: four cards of
+    a suit in the hand score 4, 5 with the starter; the crib scores only a five-card flush.
+    His nobs: the jack in hand of the starter's suit scores 1.
+    """
+    check_show(hand, starter)
+    cards = sorted([*hand, starter])
+    items: list[ShowItem] = []
+    for size in range(2, 6):
+        for combo in combinations(cards, size):
+            if sum(card.value for card in combo) == 15:
+                items.append(ShowItem(ShowKind.FIFTEEN, combo, 2))
+    for first, second in combinations(cards, 2):
+        if first.rank == second.rank:
+            items.append(ShowItem(ShowKind.PAIR, (first, second), 2))
+    for size in (5, 4, 3):
+        runs = [combo for combo in combinations(cards, size) if _is_run(combo)]
+        if runs:
+            items.extend(ShowItem(ShowKind.RUN, combo, size) for combo in runs)
+            break
+    suits = {card.suit for card in hand}
+    if len(suits) == 1:
+        if starter.suit in suits:
+            items.append(ShowItem(ShowKind.FLUSH, tuple(cards), 5))
+        elif not crib:
+            items.append(ShowItem(ShowKind.FLUSH, tuple(sorted(hand)), 4))
+    items.extend(
+        ShowItem(ShowKind.NOBS, (card,), 1)
+        for card in hand
+        if card.rank == JACK and card.suit is starter.suit
+    )
+    return ShowScore(tuple(hand), starter, crib, tuple(items))
+
+
+def _is_run(cards: Sequence[Card]) -> bool:
+    ranks = sorted(card.rank for card in cards)
+    return all(b - a == 1 for a, b in pairwise(ranks))
+
+
+# --- the fast count -------------------------------------------------------------------
+
+
+def rank_key(ranks: Iterable[int]) -> int:
+    """A number naming a multiset of ranks: three bits of count per rank."""
+    return sum(1 << (3 * (rank - 1)) for rank in ranks)
+
+
+def rank_points(ranks: Sequence[int]) -> int:
+    """Fifteens, pairs and runs of five ranks, counted from the ranks alone.
+
+    Runs are found as stretches of consecutive ranks present; a stretch of three or more
+    scores its length times the ways of choosing one card of each rank in it.
+    """
+    values = [min(rank, 10) for rank in ranks]
+    fifteens = sum(
+        2
+        for size in range(2, len(values) + 1)
+        for combo in combinations(values, size)
+        if sum(combo) == 15
+    )
+    counts = Counter(ranks)
+    pairs = sum(count * (count - 1) for count in counts.values())  # 2 * C(count, 2)
+    runs = 0
+    rank = 1
+    while rank <= 13:
+        length, ways = 0, 1
+        while rank + length <= 13 and counts[rank + length]:
+            ways *= counts[rank + length]
+            length += 1
+        if length >= 3:
+            runs += length * ways
+        rank += max(length, 1)
+    return fifteens + pairs + runs
+
+
+@cache
+def rank_table() -> dict[int, int]:
+    """Fifteens, pairs and runs for every multiset of five ranks, keyed by :func:`rank_key`."""
+    return {
+        rank_key(ranks): rank_points(ranks)
+        for ranks in combinations_with_replacement(range(1, 14), 5)
+    }
+
+
+_CARD_KEY = {card: rank_key([card.rank]) for card in deck()}
+
+
+def show_total(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> int:
+    """The show total of :func:`score_show`, without the breakdown and without checks."""
+    key = _CARD_KEY
+    points = rank_table()[key[hand[0]] + key[hand[1]] + key[hand[2]] + key[hand[3]] + key[starter]]
+    suit = hand[0].suit
+    if hand[1].suit is suit and hand[2].suit is suit and hand[3].suit is suit:
+        if starter.suit is suit:
+            points += 5
+        elif not crib:
+            points += 4
+    for card in hand:
+        if card.rank == JACK and card.suit is starter.suit:
+            points += 1
+    return points
+
+
+def show_distribution() -> tuple[list[int], list[int]]:
+    """How many of the 12,994,800 (four cards, starter) deals score each total 0..29.
+
+    Returns the counts as a hand and as a crib. Counted over multisets of ranks: for each
+    multiset of four ranks, every way of giving its cards suits, then every starter; the
+    suits matter only for a flush and his nobs, so deals that can have neither are counted
+    in bulk.
+    """
+    table = rank_table()
+    hand_counts = [0] * (MAX_SHOW + 1)
+    crib_counts = [0] * (MAX_SHOW + 1)
+    suits = range(4)
+    for ranks in combinations_with_replacement(range(1, 14), HAND_SIZE):
+        hand_key = rank_key(ranks)
+        multiplicity = Counter(ranks)
+        # (starter rank, fifteens + pairs + runs, starters of that rank left in the deck)
+        starters = [
+            (rank, table[hand_key + rank_key([rank])], 4 - multiplicity[rank])
+            for rank in range(1, 14)
+            if multiplicity[rank] < 4
+        ]
+        distinct = sorted(multiplicity)
+        # Every way to give the cards of each rank distinct suits.
+        plain_deals = 0
+        for choice in product(*(combinations(suits, multiplicity[r]) for r in distinct)):
+            used = dict(zip(distinct, choice, strict=True))
+            flush_suit = (
+                choice[0][0] if len(distinct) == 4 and len({c[0] for c in choice}) == 1 else None
+            )
+            jack_suits = used.get(JACK, ())
+            if flush_suit is None and not jack_suits:
+                plain_deals += 1
+                continue
+            for rank, points, _ in starters:
+                taken = used.get(rank, ())
+                for suit in suits:
+                    if suit in taken:
+                        continue
+                    nobs = 1 if suit in jack_suits else 0
+                    hand_flush = crib_flush = 0
+                    if flush_suit is not None:
+                        hand_flush = 5 if suit == flush_suit else 4
+                        crib_flush = 5 if suit == flush_suit else 0
+                    hand_counts[points + nobs + hand_flush] += 1
+                    crib_counts[points + nobs + crib_flush] += 1
+        if plain_deals:
+            for _, points, left in starters:
+                hand_counts[points] += plain_deals * left
+                crib_counts[points] += plain_deals * left
+    return hand_counts, crib_counts
+
+
+# --- the play ---------------------------------------------------------------------------
+
+
+class PegKind(Enum):
+    """The sources of points in the play, with the words a player says."""
+
+    FIFTEEN = "fifteen"
+    THIRTY_ONE = "31"
+    PAIR = "pair"
+    THREE_OF_A_KIND = "three of a kind"
+    FOUR_OF_A_KIND = "four of a kind"
+    RUN = "run"
+    GO = "go"
+    LAST_CARD = "last card"
+
+
+@dataclass(frozen=True, slots=True)
+class PegItem:
+    """Points pegged in the play, with their reason."""
+
+    kind: PegKind
+    points: int
+    cards: tuple[Card, ...] = ()
+
+    def describe(self) -> str:
+        """``fifteen for 2``, ``run of 4 for 4``, ``31 for 2``, ``go for 1``."""
+        if self.kind is PegKind.RUN:
+            return f"run of {len(self.cards)} for {self.points}"
+        return f"{self.kind.value} for {self.points}"
+
+
+COUNT_LIMIT = 31
+"""The count never passes 31."""
+
+_SAME_RANK = {
+    2: (PegKind.PAIR, 2),
+    3: (PegKind.THREE_OF_A_KIND, 6),
+    4: (PegKind.FOUR_OF_A_KIND, 12),
+}
+
+
+def count_of(pile: Iterable[Card]) -> int:
+    """The running total of the cards laid since the count last started from 0."""
+    return sum(card.value for card in pile)
+
+
+def peg_points(pile: Sequence[Card]) -> tuple[PegItem, ...]:
+    """The points the last card of ``pile`` makes, each named.
+
+    ``pile`` is every card laid since the count last started from 0, in order. Fifteen and
+    31 score 2; a pair 2, three of a kind 6, four of a kind 12 (same ranks in a row at the
+    end); a run scores its length, for the longest n such that the last n cards are n
+    consecutive ranks in any order. Go and the last card are scored by the engine with
+    :func:`go_point`. Raises HandError if the count passes 31.
+    """
+    if not pile:
+        return ()
+    count = count_of(pile)
+    if count > COUNT_LIMIT:
+        raise HandError(f"the count would be {count}: it can never pass {COUNT_LIMIT}")
+    items: list[PegItem] = []
+    if count == 15:
+        items.append(PegItem(PegKind.FIFTEEN, 2))
+    elif count == COUNT_LIMIT:
+        items.append(PegItem(PegKind.THIRTY_ONE, 2))
+    last = pile[-1]
+    same = 1
+    while same < len(pile) and pile[-1 - same].rank == last.rank:
+        same += 1
+    if same >= 2:
+        kind, points = _SAME_RANK[same]
+        items.append(PegItem(kind, points, tuple(pile[-same:])))
+    for length in range(len(pile), 2, -1):
+        tail = pile[-length:]
+        if _is_run(tail):
+            items.append(PegItem(PegKind.RUN, length, tuple(tail)))
+            break
+    return tuple(items)
+
+
+def go_point(pile: Sequence[Card], *, end_of_play: bool) -> PegItem | None:
+    """The point for the last card before the count restarts, if it earns one.
+
+    ``go for 1``, or ``last card for 1`` when it is the last card of the whole play; none
+    when the card made 31 (its 2 for 31 already counts) or nothing was laid.
+    """
+    if not pile or count_of(pile) == COUNT_LIMIT:
+        return None
+    return PegItem(PegKind.LAST_CARD if end_of_play else PegKind.GO, 1, (pile[-1],))

@@ -1,0 +1,1 @@
+"""Text rendering, the REPL and the plain line mode."""

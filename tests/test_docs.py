@@ -1,0 +1,55 @@
+"""The manual and the completion scripts stay in step with the commands."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+from cribcli.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+MAN = ROOT / "man" / "cribbage.1"
+
+
+def man_text() -> str:
+    # roff writes a hyphen in an option as "\-"
+    return MAN.read_text(encoding="utf-8").replace("\\-", "-")
+
+
+def test_every_command_and_option_is_in_the_manual() -> None:
+    text = man_text()
+    assert isinstance(cli, click.Group)
+    for name, command in cli.commands.items():
+        assert re.search(rf"^\.SS {name}$", text, re.M), f"no section for {name}"
+        for param in command.params:
+            if isinstance(param, click.Option):
+                for opt in param.opts:
+                    assert opt in text, f"{name} {opt} is not in the manual"
+
+
+@pytest.mark.skipif(shutil.which("groff") is None, reason="groff is not installed")
+def test_manual_renders_without_warnings() -> None:
+    done = subprocess.run(
+        ["groff", "-man", "-ww", "-z", str(MAN)], capture_output=True, text=True, check=True
+    )
+    assert done.stderr == ""
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_scripts_are_current(shell: str) -> None:
+    env = {**os.environ, "_CRIBBAGE_COMPLETE": f"{shell}_source"}
+    done = subprocess.run(
+        [sys.executable, "-c", "from cribcli.cli import main; main()"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    script = (ROOT / "completions" / f"cribbage.{shell}").read_text(encoding="utf-8")
+    assert done.stdout == script, f"regenerate completions/cribbage.{shell}"
