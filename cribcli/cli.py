@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn, TextIO
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 import click
 
@@ -19,6 +19,9 @@ from cribcli import __version__
 from cribcli.cards import Card, parse_cards
 from cribcli.errors import CribbageError
 from cribcli.scoring import HAND_SIZE, ShowScore, check_show, score_show
+
+if TYPE_CHECKING:
+    from cribcli.record import GameInfo
 
 EXIT_OK = 0
 EXIT_DATA = 1
@@ -31,13 +34,19 @@ class UserError(click.ClickException):
     exit_code = EXIT_USAGE
 
 
+class DataError(click.ClickException):
+    """Bad data (a log or a save that cannot be used): one line on stderr, exit status 1."""
+
+    exit_code = EXIT_DATA
+
+
 @click.group(
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog="Run 'cribbage COMMAND --help' for a command's options and examples.",
 )
 @click.version_option(__version__, "-V", "--version", prog_name="cribbage")
 def cli() -> None:
-    """Cribbage for the terminal: score hands, and more to come."""
+    """Cribbage for the terminal: score hands, replay games."""
 
 
 SCORE_EXAMPLES = """\b
@@ -72,7 +81,7 @@ def score(
     from standard input, one a line, each four cards then the starter; each line's result
     is one line of output.
     """
-    from cribcli.ui.render import decide_style, show_json, show_lines
+    from cribcli.ui.render import decide_style, show_lines
 
     if cards == ("-",):
         if starter is not None:
@@ -83,7 +92,7 @@ def score(
     except CribbageError as error:
         raise UserError(str(error)) from None
     if as_json:
-        click.echo(json.dumps(show_json(result)))
+        click.echo(json.dumps(result.as_json()))
         return
     style = decide_style(sys.stdout, ascii_only=ascii_only, color=False if no_color else None)
     for line in show_lines(result, style):
@@ -107,7 +116,7 @@ def _read_hand(tokens: Sequence[str], starter: str | None) -> tuple[list[Card], 
 
 def _score_lines(stream: TextIO, *, crib: bool, as_json: bool) -> int:
     """Score one hand a line; report bad lines by number and go on. Returns the exit status."""
-    from cribcli.ui.render import show_json, show_line
+    from cribcli.ui.render import show_line
 
     status = EXIT_OK
     for number, line in enumerate(stream, start=1):
@@ -128,10 +137,112 @@ def _score_lines(stream: TextIO, *, crib: bool, as_json: bool) -> int:
                 click.echo(json.dumps({"line": number, "error": str(error)}))
             continue
         if as_json:
-            click.echo(json.dumps({"line": number, **show_json(result)}))
+            click.echo(json.dumps({"line": number, **result.as_json()}))
         else:
             click.echo(show_line(result))
     return status
+
+
+REPLAY_EXAMPLES = """\b
+Examples:
+  cribbage replay game.toml                  the whole game, told round by round
+  cribbage replay game.toml --round 3        one round
+  cribbage replay game.toml --quiet          only check it (exit status 1 if it is wrong)
+  cribbage replay game.toml --json | jq -c 'select(.event == "shown")'
+  cat game.toml | cribbage replay -
+"""
+
+
+@cli.command(epilog=REPLAY_EXAMPLES)
+@click.argument("log", metavar="LOG", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON event a line.")
+@click.option(
+    "--round", "round_number", type=click.IntRange(min=1), metavar="N", help="Show only round N."
+)
+@click.option(
+    "-q", "--quiet", is_flag=True, help="Only check the log; print nothing if it is right."
+)
+@click.option("--ascii", "ascii_only", is_flag=True, help="Write suits as letters: 5H, not 5♥.")
+@click.option("--no-color", is_flag=True, help="No colour (also: NO_COLOR set).")
+def replay(
+    log: str,
+    as_json: bool,
+    round_number: int | None,
+    quiet: bool,
+    ascii_only: bool,
+    no_color: bool,
+) -> None:
+    """Replay a game log, checking every card and every point against the rules.
+
+    LOG is a game log (TOML) written by cribbage, or '-' for standard input. A log that
+    breaks the rules or disagrees with itself is named with the round and the action where
+    it goes wrong (exit status 1). A log that stops mid-game replays as far as it goes.
+    """
+    from cribcli import record
+    from cribcli.events import Dealt, event_json
+    from cribcli.ui.narrate import Table, narrate
+    from cribcli.ui.render import decide_style
+
+    text = _read_text(log)
+    try:
+        replayed = record.replay(record.loads(text))
+    except CribbageError as error:
+        raise DataError(f"{log}: {error}") from None
+    if quiet:
+        return
+    info = replayed.log.info
+    current_round = 0
+    table = Table(
+        info.rules,
+        tuple(seat.name for seat in info.seats),
+        decide_style(sys.stdout, ascii_only=ascii_only, color=False if no_color else None),
+    )
+    if not as_json and round_number is None:
+        click.echo(_game_title(info))
+    for event in replayed.events:
+        if isinstance(event, Dealt):
+            current_round = event.round
+        if round_number is not None and current_round != round_number:
+            continue
+        if as_json:
+            click.echo(json.dumps(event_json(event)))
+        else:
+            for line in narrate(event, table):
+                click.echo(line)
+    if round_number is not None and round_number > current_round:
+        raise UserError(f"the game has {current_round} rounds, not {round_number}")
+    if not replayed.finished:
+        stop = f"The log stops in {replayed.where_it_stops()}: the game is not over."
+        if as_json:
+            click.echo(json.dumps({"event": "stopped", "where": replayed.where_it_stops()}))
+        else:
+            click.echo("")
+            click.echo(stop)
+
+
+def _game_title(info: GameInfo) -> str:
+    """``You v Computer (normal), to 121, seed 7``."""
+    seats = " v ".join(
+        seat.name + (f" ({seat.level})" if seat.level else "") for seat in info.seats
+    )
+    title = f"{seats}: to {info.rules.target}, seed {info.seed}"
+    if info.label:
+        title += f", {info.label}"
+    if info.started:
+        title += f", {info.started}"
+    return title + "."
+
+
+def _read_text(path: str) -> str:
+    """A file's text, or standard input's for '-'. Unreadable input is a data error."""
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as stream:
+            return stream.read()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise DataError(f"{path}: cannot read it ({reason})") from None
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:

@@ -98,6 +98,25 @@ class ShowScore:
         """Everything the hand scores."""
         return sum(item.points for item in self.items)
 
+    def as_json(self) -> dict[str, object]:
+        """A JSON-ready object: cards, starter, crib, items, subtotals, total (ASCII cards)."""
+        return {
+            "cards": [card.ascii() for card in self.hand],
+            "starter": self.starter.ascii(),
+            "crib": self.is_crib,
+            "items": [
+                {
+                    "kind": item.kind.name.lower(),
+                    "cards": [card.ascii() for card in item.cards],
+                    "points": item.points,
+                    "text": item.describe(),
+                }
+                for item in self.items
+            ],
+            "subtotals": self.subtotals(),
+            "total": self.total,
+        }
+
     def subtotals(self) -> dict[str, int]:
         """The subtotals by name, in counting order: fifteens, pairs, runs, flush, nobs."""
         return {
@@ -290,6 +309,7 @@ class PegKind(Enum):
     RUN = "run"
     GO = "go"
     LAST_CARD = "last card"
+    HIS_HEELS = "his heels"
 
 
 @dataclass(frozen=True, slots=True)

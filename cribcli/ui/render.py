@@ -123,23 +123,3 @@ def show_line(score: ShowScore) -> str:
     )
     cards = " ".join(card.ascii() for card in (*score.hand, score.starter))
     return f"{cards}  {score.total}" + (f"  ({subtotals})" if subtotals else "")
-
-
-def show_json(score: ShowScore) -> dict[str, object]:
-    """A show as a JSON-ready object, ASCII card tokens."""
-    return {
-        "cards": [card.ascii() for card in score.hand],
-        "starter": score.starter.ascii(),
-        "crib": score.is_crib,
-        "items": [
-            {
-                "kind": item.kind.name.lower(),
-                "cards": [card.ascii() for card in item.cards],
-                "points": item.points,
-                "text": item.describe(),
-            }
-            for item in score.items
-        ],
-        "subtotals": score.subtotals(),
-        "total": score.total,
-    }

@@ -1,0 +1,210 @@
+"""What happened in a game, as the engine tells it: one frozen value per happening.
+
+Events carry everything, hidden cards included; who may see what is the reader's business
+(the narration of a live game shows a player only their own cards; a replay shows all).
+Every event can say itself in words (:meth:`describe`) and as JSON (:func:`event_json`),
+with seats named by the ``names`` the reader passes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+
+from cribcli.cards import Card, format_cards
+from cribcli.scoring import PegItem, ShowScore
+
+
+@dataclass(frozen=True, slots=True)
+class DealerCut:
+    """Each seat cut the deck for the first deal (perhaps more than once, after ties)."""
+
+    cuts: tuple[tuple[int, Card], ...]
+    dealer: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        cuts = ", ".join(f"{names[seat]} {card}" for seat, card in self.cuts)
+        return f"Cut for deal: {cuts}. {names[self.dealer]} deals first."
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """A round began: the dealer dealt these hands (seat by seat)."""
+
+    round: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"Round {self.round}: {names[self.dealer]} deals."
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded:
+    """A seat put cards in the crib."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} puts {format_cards(self.cards)} in the crib."
+
+
+@dataclass(frozen=True, slots=True)
+class CribFromDeck:
+    """With three players, the crib's fourth card comes off the deck."""
+
+    card: Card
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"The crib's fourth card comes off the deck: {self.card}."
+
+
+@dataclass(frozen=True, slots=True)
+class StarterCut:
+    """The starter was turned up."""
+
+    starter: Card
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"Starter: {self.starter}."
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A seat laid a card: the count with it, the points it made, the scores after them."""
+
+    seat: int
+    card: Card
+    count: int
+    items: tuple[PegItem, ...]
+    scores: tuple[int, ...]
+
+    @property
+    def points(self) -> int:
+        """All the points the card made."""
+        return sum(item.points for item in self.items)
+
+    def describe(self, names: Sequence[str]) -> str:
+        reasons = ", ".join(item.describe() for item in self.items)
+        return f"{names[self.seat]}: {self.card}, count {self.count}" + (
+            f" ({reasons})." if reasons else "."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SaidGo:
+    """A seat could not play without passing 31."""
+
+    seat: int
+    count: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]}: go."
+
+
+@dataclass(frozen=True, slots=True)
+class CountRestarted:
+    """The count starts again from 0; ``leader`` lays the first card."""
+
+    leader: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"The count starts again; {names[self.leader]} leads."
+
+
+@dataclass(frozen=True, slots=True)
+class Pegged:
+    """Points not made by laying a card (go, last card, his heels), and the scores after."""
+
+    seat: int
+    items: tuple[PegItem, ...]
+    scores: tuple[int, ...]
+
+    @property
+    def points(self) -> int:
+        """All the points of this event."""
+        return sum(item.points for item in self.items)
+
+    def describe(self, names: Sequence[str]) -> str:
+        reasons = ", ".join(item.describe() for item in self.items)
+        return f"{names[self.seat]} pegs {reasons}."
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A hand or the crib was counted at the show; the scores after it."""
+
+    seat: int
+    show: ShowScore
+    scores: tuple[int, ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        what = "crib" if self.show.is_crib else "hand"
+        return f"{names[self.seat]}'s {what}: {self.show.total}."
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    """The show is over; the scores (by side) going into the next round."""
+
+    round: int
+    scores: tuple[int, ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"End of round {self.round}."
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    """A side reached the target. ``skunks`` names, by side, "skunk", "double skunk" or ""."""
+
+    winner: int
+    scores: tuple[int, ...]
+    skunks: tuple[str, ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.winner]} wins."
+
+
+Event = (
+    DealerCut
+    | Dealt
+    | Discarded
+    | CribFromDeck
+    | StarterCut
+    | Played
+    | SaidGo
+    | CountRestarted
+    | Pegged
+    | Shown
+    | RoundEnded
+    | GameOver
+)
+
+
+def event_json(event: Event) -> dict[str, object]:
+    """The event as a JSON-ready object: ``{"event": "played", ...}``, ASCII cards."""
+    out: dict[str, object] = {"event": _snake(type(event).__name__)}
+    for field in fields(event):
+        out[field.name] = _json_value(getattr(event, field.name))
+    if isinstance(event, Pegged | Played):
+        out["items"] = [
+            {"kind": item.kind.name.lower(), "points": item.points, "text": item.describe()}
+            for item in event.items
+        ]
+    return out
+
+
+def _json_value(value: object) -> object:
+    if isinstance(value, Card):
+        return value.ascii()
+    if isinstance(value, ShowScore):
+        return value.as_json()
+    if isinstance(value, tuple):
+        return [_json_value(item) for item in value]
+    return value
+
+
+def _snake(name: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")
