@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 import click
@@ -21,6 +21,8 @@ from cribcli.errors import CribbageError
 from cribcli.scoring import HAND_SIZE, ShowScore, check_show, score_show
 
 if TYPE_CHECKING:
+    from cribcli.events import Event
+    from cribcli.match import GameSummary, Report
     from cribcli.record import GameInfo
 
 EXIT_OK = 0
@@ -46,7 +48,7 @@ class DataError(click.ClickException):
 )
 @click.version_option(__version__, "-V", "--version", prog_name="cribbage")
 def cli() -> None:
-    """Cribbage for the terminal: score hands, replay games."""
+    """Cribbage for the terminal: score hands, advise discards, replay games."""
 
 
 SCORE_EXAMPLES = """\b
@@ -243,6 +245,201 @@ def _read_text(path: str) -> str:
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or str(error)
         raise DataError(f"{path}: cannot read it ({reason})") from None
+
+
+ADVICE_EXAMPLES = """\b
+Examples:
+  cribbage discard-advice 5H 5S JD 4C 2S KH --dealer
+  cribbage discard-advice 5h 5s jd 4c 2s kh --pone --top 3
+  cribbage discard-advice 5H 5S JD 4C 2S KH --pone --score 100 115
+  cribbage discard-advice 5H 5S JD 4C 2S --players 3 --dealer
+  cribbage discard-advice 5H 5S JD 4C 2S KH --dealer --json | jq '.[0].discard'
+"""
+
+
+@cli.command("discard-advice", epilog=ADVICE_EXAMPLES)
+@click.argument("cards", nargs=-1, metavar="CARDS...")
+@click.option("--dealer", "role", flag_value="dealer", help="The crib is yours.")
+@click.option("--pone", "role", flag_value="pone", help="The crib is the other player's.")
+@click.option(
+    "--players",
+    type=click.IntRange(2, 4),
+    default=2,
+    show_default=True,
+    help="Players at the table (3 or 4: five cards, throw one).",
+)
+@click.option("--top", type=click.IntRange(min=1), metavar="N", help="Show only the best N.")
+@click.option(
+    "--score",
+    "position",
+    type=(int, int),
+    metavar="MINE THEIRS",
+    help="The scores now: near the end, rank by the chance the hand goes out.",
+)
+@click.option("--short", is_flag=True, help="With --score: a game to 61, not 121.")
+@click.option("--json", "as_json", is_flag=True, help="Print the whole table as JSON.")
+@click.option("--ascii", "ascii_only", is_flag=True, help="Write suits as letters: 5H, not 5♥.")
+@click.option("--no-color", is_flag=True, help="No colour (also: NO_COLOR set).")
+def discard_advice(
+    cards: tuple[str, ...],
+    role: str | None,
+    players: int,
+    top: int | None,
+    position: tuple[int, int] | None,
+    short: bool,
+    as_json: bool,
+    ascii_only: bool,
+    no_color: bool,
+) -> None:
+    """Rank every discard by its exact expected value.
+
+    For each way to throw cards to the crib: the kept hand's average over every starter
+    that could be cut, the crib's average (its other cards and the starter equally likely
+    to be any unseen card; his heels not counted), and the net: hand plus crib with
+    --dealer, hand minus crib with --pone. With --score, when the hand alone could take
+    you to the target this deal, the discards are ranked by the chance that it does
+    (the play's points are not counted); otherwise by net value.
+    """
+    from cribcli.analysis import CRIB_MODEL, analyse
+    from cribcli.ui.render import advice_lines, decide_style
+
+    if role is None:
+        raise UserError("say whose crib it is: --dealer (yours) or --pone (theirs)")
+    try:
+        values = analyse(parse_cards(cards), dealer=role == "dealer", players=players)
+    except CribbageError as error:
+        raise UserError(str(error)) from None
+    need = None
+    if position is not None:
+        target = 61 if short else 121
+        mine, theirs = position
+        if not (0 <= mine < target and 0 <= theirs < target):
+            raise UserError(f"scores run from 0 to {target - 1} in a game to {target}")
+        need = target - mine
+        if need <= 29:
+            values.sort(key=lambda v: (-v.chance_at_least(need or 0), -v.net))
+    shown = values[:top] if top else values
+    if as_json:
+        click.echo(
+            json.dumps(
+                [
+                    {
+                        "discard": [str(c) for c in v.discard],
+                        "keep": [str(c) for c in v.keep],
+                        "hand": v.hand,
+                        "crib": v.crib,
+                        "net": v.net,
+                        "hand_min": v.hand_min,
+                        "hand_max": v.hand_max,
+                        "hand_scores": {str(score): chance for score, chance in v.hand_scores},
+                        **({"chance_to_go_out": v.chance_at_least(need)} if need else {}),
+                    }
+                    for v in shown
+                ],
+                indent=None,
+            )
+        )
+        return
+    style = decide_style(sys.stdout, ascii_only=ascii_only, color=False if no_color else None)
+    for line in advice_lines(shown, role == "dealer", style, need=need):
+        click.echo(line)
+    click.echo(f"Crib model: {CRIB_MODEL}.")
+
+
+MATCH_EXAMPLES = """\b
+Examples:
+  cribbage match normal easy --games 200
+  cribbage match hard normal --games 2000 --seed 1 --jobs 2
+  cribbage match hard hard --games 500 --json | jq .per_deal
+  cribbage match hard normal --games 10 --log-dir games/
+"""
+
+
+@cli.command(epilog=MATCH_EXAMPLES)
+@click.argument("first", type=click.Choice(["easy", "normal", "hard"]))
+@click.argument("second", type=click.Choice(["easy", "normal", "hard"]))
+@click.option(
+    "--games", type=click.IntRange(min=1), default=100, show_default=True, help="How many games."
+)
+@click.option("--seed", default="1", show_default=True, help="The match's seed.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Processes to spread the games over.",
+)
+@click.option("--short", is_flag=True, help="Games to 61, not 121.")
+@click.option("--log-dir", type=click.Path(file_okay=False), help="Write every game's log here.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def match(
+    first: str,
+    second: str,
+    games: int,
+    seed: str,
+    jobs: int,
+    short: bool,
+    log_dir: str | None,
+    as_json: bool,
+) -> None:
+    """Play computer levels against each other and report how they did.
+
+    The two levels take turns to deal first; each game's seed comes from --seed, so a
+    match can be played again exactly. The report gives the wins with a 95% confidence
+    interval, skunks, how often the first dealer won, and the average points a deal from
+    pegging, hand and crib, for each level as dealer and as pone.
+    """
+    from functools import partial
+
+    from cribcli.match import Report
+    from cribcli.ui.render import match_lines
+
+    report = Report((first, second))
+    task = partial(_match_game, (first, second), seed, 61 if short else 121, log_dir)
+    indices = range(games)
+    show_bar = sys.stderr.isatty() and not as_json
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.Pool(jobs) as pool:
+            results = pool.imap_unordered(task, indices, chunksize=4)
+            _collect(report, results, games, show_bar)
+    else:
+        _collect(report, map(task, indices), games, show_bar)
+    if as_json:
+        click.echo(json.dumps(report.as_json()))
+    else:
+        for line in match_lines(report):
+            click.echo(line)
+
+
+def _match_game(
+    levels: tuple[str, str], seed: str, target: int, log_dir: str | None, index: int
+) -> GameSummary:
+    from cribcli.match import play_game
+
+    save = None
+    if log_dir:
+        from pathlib import Path
+
+        from cribcli.record import dumps
+        from cribcli.store import write_atomic
+
+        def save(info: GameInfo, events: list[Event]) -> None:
+            write_atomic(Path(log_dir) / f"game-{index:05}.toml", dumps(info, events))
+
+    return play_game(levels, seed, index, target, save)
+
+
+def _collect(report: Report, results: Iterable[GameSummary], games: int, show_bar: bool) -> None:
+    if not show_bar:
+        for result in results:
+            report.add(result)
+        return
+    with click.progressbar(length=games, label="Playing", file=sys.stderr) as bar:
+        for result in results:
+            report.add(result)
+            bar.update(1)
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:

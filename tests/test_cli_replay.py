@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -82,6 +83,6 @@ def test_fixtures_show_the_rules_they_are_for() -> None:
     assert '"0 hand for 29"' in text["twenty-nine.toml"]
     assert "crib_card" in text["3-players.toml"]
     assert "31 for 2" in text["2-players.toml"] and "his heels for 2" in text["2-players.toml"]
-    assert '"2 go",\n    "3 go",\n    "0 go"' in text["4-players.toml"]
+    assert re.search(r'(\n    "\d go",){3}', text["4-players.toml"])  # a go passed round the table
     assert "target = 61" in text["short-game.toml"]
     assert "[result]" not in text["stops-mid-game.toml"]

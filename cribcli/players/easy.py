@@ -12,12 +12,19 @@ class EasyPlayer:
     """Random, but reproducible: its choices come from its own stream of the game's seed."""
 
     def __init__(self, seed: int | str, seat: int) -> None:
-        self._random = SeededStream(seed, f"easy {seat}")
+        self.seed = seed
+        self.seat = seat
+
+    def _stream(self, view: View) -> SeededStream:
+        # One stream per decision, named by where the game stands, so a resumed game
+        # decides exactly as an unbroken one.
+        return SeededStream(self.seed, f"easy {self.seat} round {view.round} {len(view.plays)}")
 
     def discard(self, view: View) -> tuple[Card, ...]:
         """Any discard, each equally likely."""
-        return self._random.choice(list(combinations(view.hand, view.rules.discard_size)))
+        options = list(combinations(view.hand, view.rules.discard_size))
+        return self._stream(view).choice(options)
 
     def play(self, view: View) -> Card:
         """Any playable card, each equally likely."""
-        return self._random.choice(view.playable())
+        return self._stream(view).choice(view.playable())

@@ -7,12 +7,16 @@ is decided once, by :func:`decide_style`, from the flags, the environment and th
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from cribcli.cards import Card
 from cribcli.scoring import ShowScore
+
+if TYPE_CHECKING:
+    from cribcli.analysis import DiscardValue
+    from cribcli.match import Report
 
 _RED = "31"
 _BOLD = "1"
@@ -123,3 +127,66 @@ def show_line(score: ShowScore) -> str:
     )
     cards = " ".join(card.ascii() for card in (*score.hand, score.starter))
     return f"{cards}  {score.total}" + (f"  ({subtotals})" if subtotals else "")
+
+
+def advice_lines(
+    values: Sequence[DiscardValue], dealer: bool, style: Style = PLAIN, *, need: int | None = None
+) -> list[str]:
+    """The discard table: throw, keep, hand, crib, net, the hand's range; the best marked."""
+    crib_sign = "+" if dealer else "-"
+    reach = need is not None and need <= 29
+    header = f"   {'throw':<9}{'keep':<14}{'hand':>6}{'crib':>8}{'net':>8}  range"
+    if reach:
+        header += f"  hand >= {need}"
+    title = "Your crib: net = hand + crib" if dealer else "Their crib: net = hand - crib"
+    if need is not None:
+        title += (
+            f"; ranked by the chance the hand makes the {need} you need (pegging not counted)"
+            if reach
+            else f"; you need {need}, more than a hand can make: ranked by net"
+        )
+    lines = [title, header]
+    for i, value in enumerate(values):
+        throw = _column(value.discard, 9, style)
+        keep = _column(value.keep, 14, style)
+        crib = f"{crib_sign}{value.crib:.2f}"
+        line = (
+            f" {'*' if i == 0 else ' '} {throw}{keep}{value.hand:6.2f}{crib:>8}{value.net:8.2f}"
+            f"  {value.hand_min:>2}-{value.hand_max:<2}"
+        )
+        if reach:
+            line += f"  {100 * value.chance_at_least(need or 0):7.1f}%"
+        lines.append(style.bold(line) if i == 0 else line)
+    return lines
+
+
+def _column(cards: Sequence[Card], width: int, style: Style) -> str:
+    """Cards in a column ``width`` wide (measured without colour codes)."""
+    plain = " ".join(str(card) for card in cards)
+    return style.cards(cards) + " " * max(width - len(plain), 1)
+
+
+def match_lines(report: Report) -> list[str]:
+    """A match's report for people."""
+    first, second = report.levels
+    rate, low, high = report.win_rate(0)
+    lines = [
+        f"{first} (seat 0) v {second} (seat 1): {report.games} games, taking turns to deal first",
+        f"  {first} won {report.wins[0]}: {100 * rate:.1f}%"
+        f" (95% CI {100 * low:.1f}%-{100 * high:.1f}%)",
+        f"  {second} won {report.wins[1]}: {100 * (1 - rate):.1f}%",
+        f"  skunks: {first} gave {report.skunks[0]} ({report.double_skunks[0]} double), "
+        f"{second} gave {report.skunks[1]} ({report.double_skunks[1]} double)",
+        f"  the first dealer won {100 * report.first_dealer_wins / max(report.games, 1):.1f}%",
+        "",
+        f"  points a deal            {'pegging':>8}{'hand':>8}{'crib':>8}{'total':>8}",
+    ]
+    for seat, level in enumerate(report.levels):
+        for role in ("dealer", "pone"):
+            values = report.per_deal(seat, role)
+            crib = f"{values['crib']:8.2f}" if role == "dealer" else f"{'':>8}"
+            lines.append(
+                f"  {level + ' ' + str(seat) + ' as ' + role:<24}{values['pegging']:8.2f}"
+                f"{values['hand']:8.2f}{crib}{values['total']:8.2f}"
+            )
+    return lines

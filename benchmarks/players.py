@@ -1,0 +1,69 @@
+"""Decision times of the computer levels, and the analysis of one hand.
+
+Run: python benchmarks/players.py [GAMES]   (prints figures; nothing is asserted)
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+from cribcli.analysis import analyse
+from cribcli.cards import parse_cards
+from cribcli.engine import Phase, Rules, apply, new_game, seats_to_act, view
+from cribcli.players import computer
+
+
+def analysis_time() -> None:
+    hand = parse_cards("5H 5S JD 4C 2S KH")
+    analyse(hand, dealer=True)  # build the rank table once, as a process does
+    times = []
+    for _ in range(50):
+        start = time.perf_counter()
+        analyse(hand, dealer=True)
+        times.append(time.perf_counter() - start)
+    print(
+        f"analysis of a six-card hand (15 discards, hand and crib): "
+        f"median {1000 * statistics.median(times):.1f} ms, max {1000 * max(times):.1f} ms"
+    )
+
+
+def decision_times(games: int) -> None:
+    discards: list[float] = []
+    plays: list[float] = []
+    for seed in range(games):
+        players = [computer("hard", seed, 0), computer("normal", seed, 1)]
+        state, _ = new_game(Rules(), seed)
+        while state.phase is not Phase.OVER:
+            seat = seats_to_act(state)[0]
+            seen = view(state, seat)
+            start = time.perf_counter()
+            if state.phase is Phase.DISCARD:
+                from cribcli.engine import Discard
+
+                action = Discard(seat, players[seat].discard(seen))
+                took = time.perf_counter() - start
+                if seat == 0:
+                    discards.append(took)
+            else:
+                from cribcli.engine import Play
+
+                action = Play(seat, players[seat].play(seen))
+                took = time.perf_counter() - start
+                if seat == 0:
+                    plays.append(took)
+            state, _ = apply(state, action)
+    every = discards + plays
+    print(f"hard, {games} games against normal: {len(every)} decisions")
+    for name, times in (("discard", discards), ("play", plays), ("all", every)):
+        print(
+            f"  {name:8} median {1000 * statistics.median(times):6.1f} ms   "
+            f"p99 {1000 * sorted(times)[int(0.99 * (len(times) - 1))]:6.1f} ms   "
+            f"max {1000 * max(times):6.1f} ms"
+        )
+
+
+if __name__ == "__main__":
+    analysis_time()
+    decision_times(int(sys.argv[1]) if len(sys.argv) > 1 else 10)

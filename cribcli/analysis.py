@@ -1,0 +1,156 @@
+"""Exact expected values of discards: the hand kept, the crib thrown, and the two together.
+
+For a hand of six (two players) or five (three or four), every discard is valued:
+
+* the kept hand, averaged over every starter that could be cut from the unseen cards;
+* the crib, under the stated model: the crib's other cards and the starter are equally
+  likely to be any of the unseen cards (his heels is not counted);
+* the net for the position: hand plus crib when the crib is yours (or your partner's),
+  hand minus crib when it is the other side's.
+
+Exact, not sampled: ranks alone decide fifteens, pairs and runs, so the crib's unknown
+cards are summed over multisets of ranks with their multiplicities, and the flush and his
+nobs are added by suit.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations, combinations_with_replacement
+from math import comb, prod
+
+from cribcli.cards import JACK, Card, check_distinct, deck
+from cribcli.errors import HandError
+from cribcli.scoring import HAND_SIZE, rank_key, rank_table, show_total
+
+CRIB_MODEL = (
+    "the crib's other cards and the starter are equally likely to be any unseen card; "
+    "his heels is not counted"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardValue:
+    """What one discard is worth, exactly."""
+
+    discard: tuple[Card, ...]
+    keep: tuple[Card, ...]
+    hand: float
+    """Expected points of the kept hand at the show."""
+    crib: float
+    """Expected points of the crib (under :data:`CRIB_MODEL`)."""
+    net: float
+    """Hand plus crib for your own crib, hand minus crib for the other side's."""
+    hand_scores: tuple[tuple[int, float], ...]
+    """Each score the kept hand can make, with its chance, lowest first."""
+
+    @property
+    def hand_min(self) -> int:
+        """The worst the kept hand can score."""
+        return self.hand_scores[0][0]
+
+    @property
+    def hand_max(self) -> int:
+        """The best the kept hand can score."""
+        return self.hand_scores[-1][0]
+
+    def chance_at_least(self, points: int) -> float:
+        """The chance the kept hand scores ``points`` or more."""
+        return sum(chance for score, chance in self.hand_scores if score >= points)
+
+
+def unseen_cards(seen: Iterable[Card]) -> list[Card]:
+    """The cards of the deck not among ``seen``."""
+    known = set(seen)
+    return [card for card in deck() if card not in known]
+
+
+def hand_values(
+    keep: Sequence[Card], unseen: Sequence[Card]
+) -> tuple[float, tuple[tuple[int, float], ...]]:
+    """The kept hand's expected show and its score distribution over the possible starters."""
+    scores = Counter(show_total(keep, starter) for starter in unseen)
+    total = len(unseen)
+    mean = sum(score * n for score, n in scores.items()) / total
+    return mean, tuple((score, n / total) for score, n in sorted(scores.items()))
+
+
+class CribModel:
+    """Expected crib values for a given pool of unseen cards and number of unknown crib cards.
+
+    The unknown cards (the crib's ``unknown`` other cards and the starter) are a uniformly
+    random set drawn from ``unseen``; summing over multisets of their ranks, weighted by how
+    many card sets have those ranks, gives the fifteens, pairs and runs exactly.
+    """
+
+    def __init__(self, unseen: Sequence[Card], unknown: int) -> None:
+        self.unseen = list(unseen)
+        self.unknown = unknown
+        drawn = unknown + 1  # the unknown crib cards and the starter
+        available = Counter(card.rank for card in unseen)
+        ways_total = comb(len(unseen), drawn)
+        self._weights: list[tuple[int, float]] = []
+        for ranks in combinations_with_replacement(sorted(available), drawn):
+            wanted = Counter(ranks)
+            ways = prod(comb(available[r], n) for r, n in wanted.items())
+            if ways:
+                self._weights.append((rank_key(ranks), ways / ways_total))
+        self._suit_counts = Counter(card.suit for card in unseen)
+        self._flush_chance = {
+            suit: comb(count, drawn) / ways_total for suit, count in self._suit_counts.items()
+        }
+        size = len(unseen)
+        # An unknown crib card is a jack whose suit the starter then matches.
+        self._unknown_nobs = sum(
+            (self._suit_counts[card.suit] - 1) / (size * (size - 1))
+            for card in unseen
+            if card.rank == JACK
+        )
+
+    def value(self, thrown: Sequence[Card]) -> float:
+        """The crib's expected points with ``thrown`` in it."""
+        table = rank_table()
+        known = rank_key(card.rank for card in thrown)
+        points = sum(weight * table[known + key] for key, weight in self._weights)
+        suits = {card.suit for card in thrown}
+        if len(suits) == 1:
+            points += 5 * self._flush_chance.get(next(iter(suits)), 0.0)
+        size = len(self.unseen)
+        points += sum(self._suit_counts[card.suit] / size for card in thrown if card.rank == JACK)
+        points += self.unknown * self._unknown_nobs
+        return points
+
+
+def analyse(
+    hand: Sequence[Card],
+    *,
+    dealer: bool,
+    players: int = 2,
+    seen: Sequence[Card] = (),
+) -> list[DiscardValue]:
+    """Every discard from ``hand``, best net value first.
+
+    ``dealer``: whether the crib is yours (or your partner's). ``seen``: other cards you
+    know are not in the deck (none, in a real deal). Raises HandError for a hand of the
+    wrong size or with a card twice.
+    """
+    size = 6 if players == 2 else 5
+    if players not in (2, 3, 4):
+        raise HandError(f"cribbage is for 2, 3 or 4 players, not {players}")
+    if len(hand) != size:
+        raise HandError(f"with {players} players a hand is {size} cards, not {len(hand)}")
+    check_distinct([*hand, *seen])
+    unseen = unseen_cards([*hand, *seen])
+    throw = size - HAND_SIZE
+    crib = CribModel(unseen, unknown=HAND_SIZE - throw)
+    values = []
+    for discard in combinations(hand, throw):
+        keep = tuple(card for card in hand if card not in discard)
+        hand_ev, scores = hand_values(keep, unseen)
+        crib_ev = crib.value(discard)
+        net = hand_ev + crib_ev if dealer else hand_ev - crib_ev
+        values.append(DiscardValue(discard, keep, hand_ev, crib_ev, net, scores))
+    values.sort(key=lambda value: (-value.net, -value.hand))
+    return values

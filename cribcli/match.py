@@ -1,0 +1,171 @@
+"""Matches between computer levels: many games, and what they show about each level.
+
+Each game is played from its own seed, derived from the match's; the two levels take turns
+to deal first. A game's summary is small and plain (it crosses between processes); the
+report adds them up: wins with a 95% confidence interval, skunks, and the average points
+a deal by source (pegging, hand, crib) for each level as dealer and as pone.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from cribcli.engine import Rules
+from cribcli.events import Dealt, Event, GameOver, Pegged, Played, RoundEnded, Shown
+from cribcli.players import computer
+from cribcli.record import GameInfo, Seat
+from cribcli.session import run_game
+
+SOURCES = ("pegging", "hand", "crib")
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """One game of a match, from seat 0's level's side."""
+
+    index: int
+    seed: str
+    first_dealer: int
+    winner: int
+    scores: tuple[int, ...]
+    skunk: str
+    deals: tuple[tuple[int, tuple[tuple[int, int, int], ...]], ...]
+    """For each finished deal: the dealer, and each seat's (pegging, hand, crib) points."""
+
+
+def game_seed(seed: int | str, index: int) -> str:
+    """The seed of a match's game ``index``."""
+    return f"{seed}/match {index}"
+
+
+def play_game(
+    levels: tuple[str, str],
+    seed: int | str,
+    index: int,
+    target: int = 121,
+    save: Callable[[GameInfo, list[Event]], None] | None = None,
+) -> GameSummary:
+    """Play game ``index`` of a match: levels[0] in seat 0, levels[1] in seat 1."""
+    first_dealer = index % 2
+    info = GameInfo(
+        Rules(target=target, first_dealer=first_dealer),
+        tuple(
+            Seat(level.capitalize() + f" {seat}", "computer", level)
+            for seat, level in enumerate(levels)
+        ),
+        game_seed(seed, index),
+        label=f"match game {index}",
+    )
+    players = [computer(level, info.seed, seat) for seat, level in enumerate(levels)]
+    _, events = run_game(info, players)
+    if save:
+        save(info, events)
+    over = events[-1]
+    assert isinstance(over, GameOver)
+    return GameSummary(
+        index=index,
+        seed=str(info.seed),
+        first_dealer=first_dealer,
+        winner=over.winner,
+        scores=over.scores,
+        skunk=next((s for s in over.skunks if s), ""),
+        deals=tuple(deal_points(events)),
+    )
+
+
+def deal_points(events: Iterable[Event]) -> list[tuple[int, tuple[tuple[int, int, int], ...]]]:
+    """Each finished deal's dealer and each seat's points from pegging, hand and crib."""
+    deals = []
+    dealer = 0
+    tally: list[list[int]] = [[0, 0, 0], [0, 0, 0]]
+    for event in events:
+        if isinstance(event, Dealt):
+            dealer = event.dealer
+            tally = [[0, 0, 0], [0, 0, 0]]
+        elif isinstance(event, Played | Pegged):
+            tally[event.seat][0] += event.points
+        elif isinstance(event, Shown):
+            tally[event.seat][2 if event.show.is_crib else 1] += event.show.total
+        elif isinstance(event, RoundEnded):
+            deals.append((dealer, tuple((p, h, c) for p, h, c in tally)))
+    return deals
+
+
+@dataclass
+class Report:
+    """The sums of a match, seat 0's level against seat 1's."""
+
+    levels: tuple[str, str]
+    games: int = 0
+    wins: list[int] = field(default_factory=lambda: [0, 0])
+    skunks: list[int] = field(default_factory=lambda: [0, 0])
+    double_skunks: list[int] = field(default_factory=lambda: [0, 0])
+    first_dealer_wins: int = 0
+    points: dict[tuple[int, str], list[float]] = field(default_factory=dict)
+    """(seat, "dealer" or "pone") -> [deals, pegging, hand, crib]"""
+
+    def add(self, game: GameSummary) -> None:
+        """Count one game in."""
+        self.games += 1
+        self.wins[game.winner] += 1
+        if game.skunk:
+            self.skunks[game.winner] += 1
+            if game.skunk == "double skunk":
+                self.double_skunks[game.winner] += 1
+        if game.winner == game.first_dealer:
+            self.first_dealer_wins += 1
+        for dealer, seats in game.deals:
+            for seat, (pegging, hand, crib) in enumerate(seats):
+                role = "dealer" if seat == dealer else "pone"
+                sums = self.points.setdefault((seat, role), [0.0, 0.0, 0.0, 0.0])
+                sums[0] += 1
+                sums[1] += pegging
+                sums[2] += hand
+                sums[3] += crib
+
+    def win_rate(self, seat: int = 0) -> tuple[float, float, float]:
+        """Seat's share of wins and its 95% Wilson confidence interval."""
+        return wilson(self.wins[seat], self.games)
+
+    def per_deal(self, seat: int, role: str) -> dict[str, float]:
+        """Average points a deal by source, and in all, for a seat as dealer or pone."""
+        deals, pegging, hand, crib = self.points.get((seat, role), [0.0, 0.0, 0.0, 0.0])
+        if not deals:
+            return {source: 0.0 for source in (*SOURCES, "total")}
+        values = {"pegging": pegging / deals, "hand": hand / deals, "crib": crib / deals}
+        values["total"] = sum(values.values())
+        return values
+
+    def as_json(self) -> dict[str, object]:
+        """The report for scripts."""
+        rate, low, high = self.win_rate()
+        return {
+            "levels": list(self.levels),
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": rate,
+            "win_rate_95": [low, high],
+            "skunks": self.skunks,
+            "double_skunks": self.double_skunks,
+            "first_dealer_win_rate": self.first_dealer_wins / self.games if self.games else 0.0,
+            "per_deal": {
+                f"{self.levels[seat]} {seat} as {role}": self.per_deal(seat, role)
+                for seat in (0, 1)
+                for role in ("dealer", "pone")
+            },
+        }
+
+
+def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float, float]:
+    """The share and its Wilson score interval (95% by default)."""
+    if trials == 0:
+        return 0.0, 0.0, 1.0
+    share = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (share + z * z / (2 * trials)) / denominator
+    spread = (
+        z * math.sqrt(share * (1 - share) / trials + z * z / (4 * trials * trials)) / denominator
+    )
+    return share, centre - spread, centre + spread

@@ -1,0 +1,151 @@
+"""The hard computer: deals out the crib in its head, and searches the rest of the play.
+
+Discarding, it values each discard's crib against what the other player would likely
+throw (it deals the other player many hands from the unseen cards and lets each throw the
+two cards that keep its best hand), not only against random cards, and it weighs how the
+kept cards will peg. In the play (two players) it deals the other player many hands that
+fit everything seen so far (the cards laid, and every go: a go means each card then held
+would have passed 31), plays the rest of the play out against each with both sides at
+their best, and lays the card with the best average. Near the end it takes a sure point
+that wins over anything that only scores more on average. With three or four players it
+pegs like the normal computer.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+
+from cribcli.analysis import analyse
+from cribcli.cards import Card, SeededStream
+from cribcli.engine import View
+from cribcli.players.normal import NormalPlayer, pile_ranks, unseen_by
+from cribcli.players.pegging import LIMIT, after_play, points, value
+from cribcli.scoring import show_total
+
+CRIB_DEALS = 24
+"""Hands dealt to the other player, in its head, to see what it throws."""
+PLAY_DEALS = 40
+"""Hands dealt to the other player, in its head, for the search of the play."""
+
+
+class HardPlayer(NormalPlayer):
+    """Discards against a likely crib; pegs by searching sampled hands."""
+
+    def _stream(self, view: View, what: str) -> SeededStream:
+        # One stream per decision, named by where the game stands, so a resumed game
+        # decides exactly as an unbroken one.
+        return SeededStream(
+            self.seed, f"hard {self.seat} round {view.round} {what} {len(view.plays)}"
+        )
+
+    def discard(self, view: View) -> tuple[Card, ...]:
+        """The discard with the best hand, likely crib and pegging, taken together."""
+        values = analyse(view.hand, dealer=view.is_dealer, players=view.rules.players)
+        if view.rules.players != 2:
+            return values[0].discard
+        unseen = unseen_by(view)
+        throws = self._likely_throws(view, unseen)
+        best: tuple[float, tuple[Card, ...]] | None = None
+        for option in values[:8]:  # the rest are far behind on exact value
+            crib = _crib_against(option.discard, throws, unseen)
+            # Half the crib from the other's likely throws, half the exact uniform model:
+            # the throws are a sample, and players are not all alike.
+            crib = (crib + option.crib) / 2
+            net = option.hand + (crib if view.is_dealer else -crib)
+            net += pegging_value(option.keep, view.is_dealer)
+            if best is None or net > best[0]:
+                best = (net, option.discard)
+        assert best is not None
+        return best[1]
+
+    def _likely_throws(self, view: View, unseen: list[Card]) -> list[tuple[Card, ...]]:
+        """What the other player might throw: deal it hands and keep its best four."""
+        stream = self._stream(view, "crib")
+        throws = []
+        for _ in range(CRIB_DEALS):
+            pool = list(unseen)
+            stream.shuffle(pool)
+            hand = pool[:6]
+            rest = [card for card in unseen if card not in hand]
+            keep = max(combinations(hand, 4), key=lambda four: _quick_hand(four, rest))
+            throws.append(tuple(card for card in hand if card not in keep))
+        return throws
+
+    def play(self, view: View) -> Card:
+        """The card with the best average over sampled hands of the other player."""
+        options = view.playable()
+        if len(options) == 1 or view.rules.players != 2:
+            return super().play(view)
+        needed = view.rules.target - view.scores[view.rules.side_of(view.seat)]
+        pile = pile_ranks(view)
+        winners = [
+            c for c in options if points(pile + (c.rank,), view.count + value(c.rank)) >= needed
+        ]
+        if winners:
+            return winners[0]
+        samples = self._sample_hands(view)
+        if not samples:
+            return super().play(view)
+        other = 1 - view.seat
+        other_out = other in view.passed
+        mine = tuple(sorted(card.rank for card in view.hand))
+        totals: Counter[int] = Counter()
+        ranks = sorted({card.rank for card in options})
+        for theirs, weight in samples.items():
+            for rank in ranks:
+                totals[rank] += weight * after_play(rank, mine, theirs, pile, view.count, other_out)
+        best_rank = max(ranks, key=lambda rank: (totals[rank], -rank))
+        return next(card for card in options if card.rank == best_rank)
+
+    def _sample_hands(self, view: View) -> Counter[tuple[int, ...]]:
+        """Hands the other player could hold, as ranks, drawn to fit every go it said."""
+        other = 1 - view.seat
+        size = view.held[other]
+        if size == 0:
+            return Counter({(): 1})
+        # A go at count c means every card it held then (so every card it holds now) had a
+        # value over 31 - c.
+        floor = max((LIMIT - count for seat, count in view.gos if seat == other), default=0)
+        pool = [card for card in unseen_by(view) if value(card.rank) > floor]
+        if len(pool) < size:
+            return Counter()
+        stream = self._stream(view, "play")
+        samples: Counter[tuple[int, ...]] = Counter()
+        for _ in range(PLAY_DEALS):
+            stream.shuffle(pool)
+            samples[tuple(sorted(card.rank for card in pool[:size]))] += 1
+        return samples
+
+
+def _quick_hand(four: tuple[Card, ...], starters: list[Card]) -> float:
+    """A hand's average show over a few starters: enough to guess what a player keeps."""
+    return sum(show_total(four, starter) for starter in starters[::4])
+
+
+def _crib_against(
+    thrown: tuple[Card, ...], throws: list[tuple[Card, ...]], unseen: list[Card]
+) -> float:
+    """The crib's average with ``thrown`` and each likely throw, over the possible starters."""
+    total = 0.0
+    count = 0
+    for theirs in throws:
+        crib = [*thrown, *theirs]
+        for starter in unseen[::3]:
+            if starter in theirs:
+                continue
+            total += show_total(crib, starter, crib=True)
+            count += 1
+    return total / count if count else 0.0
+
+
+def pegging_value(keep: tuple[Card, ...], dealer: bool) -> float:
+    """A small allowance for how kept cards peg: low cards and pairs peg well; a pone
+    holding a 5 has a poor lead, and the dealer pegs last, which suits high cards less."""
+    ranks = Counter(card.rank for card in keep)
+    low = sum(1 for card in keep if card.value <= 4)
+    pairs = sum(n * (n - 1) // 2 for n in ranks.values())
+    value_ = 0.12 * low + 0.2 * pairs
+    if not dealer and all(card.rank == 5 or card.value >= 10 for card in keep):
+        value_ -= 0.3
+    return value_

@@ -1,0 +1,138 @@
+"""Computer players: legal, reproducible, blind to hidden cards; the play search is exact."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cribcli.cards import Card, deck
+from cribcli.engine import Discard, Phase, Play, Rules, State, apply, legal_actions, new_game, view
+from cribcli.events import Shown
+from cribcli.players import LEVELS, computer
+from cribcli.players.pegging import after_play, outcome, points
+from cribcli.record import GameInfo, Seat
+from cribcli.session import next_action, run_game
+
+
+def start_of_play(hands: tuple[tuple[Card, ...], tuple[Card, ...]], dealer: int) -> State:
+    state, _ = new_game(Rules(), 1)
+    used = set(hands[0]) | set(hands[1])
+    spare = [card for card in deck() if card not in used]
+    return replace(
+        state,
+        phase=Phase.PLAY,
+        dealer=dealer,
+        dealt=hands,
+        hands=hands,
+        discards=((), ()),
+        crib=tuple(spare[:4]),
+        starter=spare[4],
+        to_play=1 - dealer,
+    )
+
+
+def engine_best(state: State) -> int:
+    """Minimax over the engine itself: the seat to play's points minus the other's, to the
+    end of the play, both at their best."""
+
+    @lru_cache(maxsize=None)
+    def best(state: State) -> int:
+        seat = state.to_play
+        assert seat is not None
+        results = []
+        for action in legal_actions(state):
+            after, events = apply(state, action)
+            gained = [after.scores[s] - state.scores[s] for s in (0, 1)]
+            ended = any(isinstance(e, Shown) for e in events)
+            if ended:
+                # the show's points are not the play's: take them back out
+                for e in events:
+                    if isinstance(e, Shown):
+                        gained[e.seat] -= e.show.total
+                results.append(gained[seat] - gained[1 - seat])
+                continue
+            assert after.to_play is not None
+            rest = best(after)
+            sign = 1 if after.to_play == seat else -1
+            results.append(gained[seat] - gained[1 - seat] + sign * rest)
+        return max(results)
+
+    return best(state)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.permutations(deck()), st.integers(0, 1))
+def test_search_equals_minimax_over_the_engine(cards: list[Card], dealer: int) -> None:
+    hands = (tuple(cards[:4]), tuple(cards[4:8]))
+    state = start_of_play(hands, dealer)
+    pone = 1 - dealer
+    mine = tuple(sorted(c.rank for c in hands[pone]))
+    theirs = tuple(sorted(c.rank for c in hands[dealer]))
+    fast = max(after_play(r, mine, theirs, (), 0, False) for r in set(mine))
+    assert fast == engine_best(state) == outcome(mine, theirs, (), 0, False, False, False)
+
+
+def test_points_on_ranks() -> None:
+    assert points((5, 10), 15) == 2
+    assert points((7, 7, 7), 21) == 6
+    assert points((4, 6, 5), 15) == 5
+    assert points((7, 7, 8, 6), 28) == 3
+    assert points((10, 11, 12, 1), 31) == 2
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_levels_play_legal_reproducible_games(level: str) -> None:
+    info = GameInfo(Rules(), (Seat("A", "computer", level), Seat("B", "computer", level)), 3)
+    first = run_game(info, [computer(level, 3, 0), computer(level, 3, 1)])
+    again = run_game(info, [computer(level, 3, 0), computer(level, 3, 1)])
+    assert first[1] == again[1]
+    assert first[0].phase is Phase.OVER
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_decisions_do_not_depend_on_hidden_cards(level: str) -> None:
+    """Change the other seat's cards and the crib: the decision stays the same."""
+    state, _ = new_game(Rules(), 21)
+    player = computer(level, 21, 0)
+    hidden_swaps = [card for card in deck() if card not in state.hands[0]]
+    changed = replace(state, hands=(state.hands[0], tuple(hidden_swaps[-6:])))
+    assert view(changed, 0) == view(state, 0)
+    assert player.discard(view(changed, 0)) == player.discard(view(state, 0))
+    # into the play
+    seats = [computer(level, 21, 0), computer(level, 21, 1)]
+    while state.phase is Phase.DISCARD:
+        state, _ = apply(state, next_action(state, seats))
+    while state.to_play != 0:
+        state, _ = apply(state, next_action(state, seats))
+    unseen = [c for c in deck() if c not in state.dealt[0] and c != state.starter
+              and c not in {card for _, card in state.plays}]
+    changed = replace(
+        state,
+        hands=(state.hands[0], tuple(unseen[: len(state.hands[1])])),
+        crib=state.crib[:2] + tuple(unseen[-2:]),
+    )
+    assert player.play(view(changed, 0)) == player.play(view(state, 0))
+
+
+def test_hard_takes_a_sure_winning_point() -> None:
+    # seat 1 needs 2 to win: a 10 on the 5 makes fifteen; it must play it
+    state = start_of_play(
+        (tuple(Card.parse(t) for t in "5C 2C 3C 4C".split()),
+         tuple(Card.parse(t) for t in "KH AH 2H 3H".split())), dealer=1)
+    state = replace(state, to_play=0, scores=(0, 119))
+    state, _ = apply(state, Play(0, Card.parse("5C")))
+    card = computer("hard", 1, 1).play(view(state, 1))
+    assert card == Card.parse("KH")
+
+
+def test_normal_discards_the_best_net() -> None:
+    state, _ = new_game(Rules(), 4)
+    from cribcli.analysis import analyse
+
+    best = analyse(state.hands[0], dealer=False)[0].discard
+    assert computer("normal", 4, 0).discard(view(state, 0)) == best
+    assert Discard(0, best) in legal_actions(state, 0)
