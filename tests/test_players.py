@@ -108,8 +108,13 @@ def test_decisions_do_not_depend_on_hidden_cards(level: str) -> None:
         state, _ = apply(state, next_action(state, seats))
     while state.to_play != 0:
         state, _ = apply(state, next_action(state, seats))
-    unseen = [c for c in deck() if c not in state.dealt[0] and c != state.starter
-              and c not in {card for _, card in state.plays}]
+    unseen = [
+        c
+        for c in deck()
+        if c not in state.dealt[0]
+        and c != state.starter
+        and c not in {card for _, card in state.plays}
+    ]
     changed = replace(
         state,
         hands=(state.hands[0], tuple(unseen[: len(state.hands[1])])),
@@ -121,8 +126,12 @@ def test_decisions_do_not_depend_on_hidden_cards(level: str) -> None:
 def test_hard_takes_a_sure_winning_point() -> None:
     # seat 1 needs 2 to win: a 10 on the 5 makes fifteen; it must play it
     state = start_of_play(
-        (tuple(Card.parse(t) for t in "5C 2C 3C 4C".split()),
-         tuple(Card.parse(t) for t in "KH AH 2H 3H".split())), dealer=1)
+        (
+            tuple(Card.parse(t) for t in "5C 2C 3C 4C".split()),
+            tuple(Card.parse(t) for t in "KH AH 2H 3H".split()),
+        ),
+        dealer=1,
+    )
     state = replace(state, to_play=0, scores=(0, 119))
     state, _ = apply(state, Play(0, Card.parse("5C")))
     card = computer("hard", 1, 1).play(view(state, 1))

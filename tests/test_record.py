@@ -117,7 +117,10 @@ def first_play(text: str) -> str:
         (lambda t: "this is not toml = = =", "not a game log: the TOML does not parse"),
         (lambda t: t.replace("format = 1", "format = 9"), "log format 9 is not one"),
         (lambda t: t.replace("format = 1\n", ""), "there is no `format`"),
-        (lambda t: re.sub(r"\nseed = (\d+)", "\nseed = 999", t), "round 1: the log says the deal is"),
+        (
+            lambda t: re.sub(r"\nseed = (\d+)", "\nseed = 999", t),
+            "round 1: the log says the deal is",
+        ),
         (lambda t: t.replace("target = 121", "target = 100"), "rules: a game is played to 121"),
         (lambda t: t.replace("players = 2", "players = 3"), "with three or four players"),
         (lambda t: t.replace('starter = "', 'starter = "X', 1), "`X"),

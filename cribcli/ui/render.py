@@ -156,6 +156,7 @@ def advice_lines(
         )
         if reach:
             line += f"  {100 * value.chance_at_least(need or 0):7.1f}%"
+        line = line.rstrip()
         lines.append(style.bold(line) if i == 0 else line)
     return lines
 
