@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -39,7 +39,7 @@ def engine_best(state: State) -> int:
     """Minimax over the engine itself: the seat to play's points minus the other's, to the
     end of the play, both at their best."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(state: State) -> int:
         seat = state.to_play
         assert seat is not None
@@ -127,8 +127,8 @@ def test_hard_takes_a_sure_winning_point() -> None:
     # seat 1 needs 2 to win: a 10 on the 5 makes fifteen; it must play it
     state = start_of_play(
         (
-            tuple(Card.parse(t) for t in "5C 2C 3C 4C".split()),
-            tuple(Card.parse(t) for t in "KH AH 2H 3H".split()),
+            tuple(Card.parse(t) for t in ["5C", "2C", "3C", "4C"]),
+            tuple(Card.parse(t) for t in ["KH", "AH", "2H", "3H"]),
         ),
         dealer=1,
     )
