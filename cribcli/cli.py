@@ -17,7 +17,7 @@ import click
 
 from cribcli import __version__
 from cribcli.cards import Card, parse_cards
-from cribcli.errors import CribbageError
+from cribcli.errors import CribbageError, UsageProblem
 from cribcli.scoring import HAND_SIZE, ShowScore, check_show, score_show
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ class DataError(click.ClickException):
 )
 @click.version_option(__version__, "-V", "--version", prog_name="cribbage")
 def cli() -> None:
-    """Cribbage for the terminal: score hands, advise discards, replay games."""
+    """Cribbage for the terminal: play the computer, score hands, advise discards."""
 
 
 SCORE_EXAMPLES = """\b
@@ -145,6 +145,119 @@ def _score_lines(stream: TextIO, *, crib: bool, as_json: bool) -> int:
     return status
 
 
+PLAY_EXAMPLES = """\b
+Examples:
+  cribbage play                          resume the saved game, or start one
+  cribbage play --level hard --short     a game to 61 against the hard computer
+  cribbage play --players 4              you and a partner against two computers
+  cribbage play --seed 7 --level normal < moves.txt > transcript.txt
+  cribbage play --json --new < moves.txt   JSON lines, one event a line
+\b
+At the prompt, type cards (5H JD to discard, 7S to lay; Tab completes) or a
+command: hint, hand, score, log, tips, rules, help, quit.
+"""
+
+LEVEL_CHOICE = click.Choice(["easy", "normal", "hard"])
+
+
+@cli.command(epilog=PLAY_EXAMPLES)
+@click.option("--level", type=LEVEL_CHOICE, help="The computer's strength (remembered).")
+@click.option("--seed", help="Deal this game from a seed (a number or any text).")
+@click.option("--name", default="You", show_default=True, help="Your name at the table.")
+@click.option("--short", is_flag=True, help="A short game, to 61.")
+@click.option("--cut", is_flag=True, help="Cut for the first deal (otherwise the computer deals).")
+@click.option(
+    "--players",
+    type=click.IntRange(2, 4),
+    default=2,
+    show_default=True,
+    help="3 or 4: the others are computers; with 4 the one across is your partner.",
+)
+@click.option("--ascii", "ascii_only", is_flag=True, help="Write suits as letters: 5H, not 5♥.")
+@click.option("--no-color", is_flag=True, help="No colour (also: NO_COLOR set).")
+@click.option("--fast", is_flag=True, help="No pause between the computer's moves.")
+@click.option("--new", is_flag=True, help="Abandon the saved game (after asking) and start anew.")
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False),
+    metavar="PATH",
+    help="Also write the game's log here, after every move.",
+)
+@click.option(
+    "--script",
+    type=click.File("r", encoding="utf-8"),
+    metavar="FILE",
+    help="Read moves from FILE, one a line, as from a pipe.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Line mode: one JSON event a line.")
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Keep saves, games and settings in DIR (also: CRIBBAGE_HOME).",
+)
+def play(
+    level: str | None,
+    seed: str | None,
+    name: str,
+    short: bool,
+    cut: bool,
+    players: int,
+    ascii_only: bool,
+    no_color: bool,
+    fast: bool,
+    new: bool,
+    log_path: str | None,
+    script: TextIO | None,
+    as_json: bool,
+    data_dir: str | None,
+) -> None:
+    """Play cribbage against the computer.
+
+    On a terminal, a prompt with card completion (Tab), history and a score bar; from a
+    pipe or with --script, plain lines in and plain text out, so a game can be scripted
+    and its transcript compared. The game is saved after every move: 'cribbage play'
+    resumes it, and a finished game's log is kept with your other games.
+    """
+    from cribcli.ui.game import PlayOptions, play_game
+
+    ctx = click.get_current_context()
+    new_game_options = [
+        option
+        for option in ("level", "seed", "short", "cut", "players", "name")
+        if ctx.get_parameter_source(option) is click.core.ParameterSource.COMMANDLINE
+    ]
+    options = PlayOptions(
+        level=level,
+        seed=seed,
+        name=name,
+        short=short,
+        cut=cut,
+        players=players,
+        ascii_only=ascii_only,
+        no_color=no_color,
+        fast=fast,
+        new=new,
+        log_path=log_path,
+        script=script,
+        as_json=as_json,
+        data_dir=data_dir,
+        new_game_options=new_game_options,
+        ask=lambda question, default: click.confirm(question, default=default),
+        choose_level=lambda default: click.prompt(
+            "How strong a computer?", type=LEVEL_CHOICE, default=default
+        ),
+    )
+    try:
+        status = play_game(options)
+    except UsageProblem as error:
+        raise UserError(str(error)) from None
+    except CribbageError as error:
+        raise DataError(str(error)) from None
+    ctx.exit(status)
+
+
 REPLAY_EXAMPLES = """\b
 Examples:
   cribbage replay game.toml                  the whole game, told round by round
@@ -152,11 +265,21 @@ Examples:
   cribbage replay game.toml --quiet          only check it (exit status 1 if it is wrong)
   cribbage replay game.toml --json | jq -c 'select(.event == "shown")'
   cat game.toml | cribbage replay -
+  cribbage replay --last                     the game you finished last
 """
 
 
 @cli.command(epilog=REPLAY_EXAMPLES)
-@click.argument("log", metavar="LOG", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument(
+    "log", metavar="LOG", required=False, type=click.Path(dir_okay=False, allow_dash=True)
+)
+@click.option("--last", is_flag=True, help="Replay the game you finished last.")
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Where your games are kept (also: CRIBBAGE_HOME).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON event a line.")
 @click.option(
     "--round", "round_number", type=click.IntRange(min=1), metavar="N", help="Show only round N."
@@ -167,7 +290,9 @@ Examples:
 @click.option("--ascii", "ascii_only", is_flag=True, help="Write suits as letters: 5H, not 5♥.")
 @click.option("--no-color", is_flag=True, help="No colour (also: NO_COLOR set).")
 def replay(
-    log: str,
+    log: str | None,
+    last: bool,
+    data_dir: str | None,
     as_json: bool,
     round_number: int | None,
     quiet: bool,
@@ -185,6 +310,15 @@ def replay(
     from cribcli.ui.narrate import Table, narrate
     from cribcli.ui.render import decide_style
 
+    if last:
+        from cribcli.store import Places, latest_game
+
+        found = latest_game(Places.find(data_dir).games)
+        if found is None:
+            raise DataError("no finished game yet: play one with 'cribbage play'")
+        log = str(found)
+    if log is None:
+        raise UserError("give a game log to replay, '-' for standard input, or --last")
     text = _read_text(log)
     try:
         replayed = record.replay(record.loads(text))

@@ -15,3 +15,7 @@ class CardError(CribbageError):
 
 class HandError(CribbageError):
     """Cards that do not make a legal hand: a duplicate, the wrong number, no starter."""
+
+
+class UsageProblem(CribbageError):
+    """The command line asks for something that cannot be done as things stand (exit 2)."""

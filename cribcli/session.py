@@ -8,10 +8,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from cribcli.engine import Action, Discard, Phase, Play, State, apply, new_game, seats_to_act, view
+from cribcli.cards import Card
+from cribcli.engine import (
+    Action,
+    Discard,
+    Phase,
+    Play,
+    State,
+    View,
+    apply,
+    new_game,
+    seats_to_act,
+    view,
+)
 from cribcli.events import Event
 from cribcli.players.base import Player
-from cribcli.record import GameInfo, dumps
+from cribcli.record import GameInfo, GameLog, dumps, replay
 
 
 def next_action(state: State, players: Sequence[Player]) -> Action:
@@ -51,3 +63,96 @@ def run_game(
         if save:
             save(dumps(info, history))
     return state, history
+
+
+class Session:
+    """A game in progress between a person (or several) and computer seats.
+
+    The person's actions come from outside (:meth:`act`); the computers' come from
+    :meth:`computer_step`. After every action the whole log goes to ``save``.
+    """
+
+    def __init__(
+        self,
+        info: GameInfo,
+        state: State,
+        events: list[Event],
+        computers: dict[int, Player],
+        save: Callable[[str], None] | None = None,
+    ) -> None:
+        self.info = info
+        self.state = state
+        self.events = events
+        self.computers = computers
+        self._save = save
+
+    @classmethod
+    def start(
+        cls,
+        info: GameInfo,
+        computers: dict[int, Player],
+        save: Callable[[str], None] | None = None,
+    ) -> Session:
+        """A new game."""
+        state, events = new_game(info.rules, info.seed)
+        session = cls(info, state, list(events), computers, save)
+        session.save()
+        return session
+
+    @classmethod
+    def resume(
+        cls,
+        log: GameLog,
+        computers: dict[int, Player],
+        save: Callable[[str], None] | None = None,
+    ) -> Session:
+        """A game carried on from its log (raises LogError if the log is wrong)."""
+        replayed = replay(log)
+        assert replayed.state is not None
+        return cls(log.info, replayed.state, replayed.events, computers, save)
+
+    def save(self) -> None:
+        """Hand the whole log to the saver."""
+        if self._save:
+            self._save(dumps(self.info, self.events))
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self.state.phase is Phase.OVER
+
+    @property
+    def waiting_for(self) -> int | None:
+        """The seat the game waits for, or None when it is over."""
+        seats = seats_to_act(self.state)
+        return seats[0] if seats else None
+
+    def act(self, action: Action) -> list[Event]:
+        """Take an action (raises IllegalAction, changing nothing, if it is not legal)."""
+        self.state, events = apply(self.state, action)
+        self.events.extend(events)
+        self.save()
+        return events
+
+    def computer_step(self) -> list[Event] | None:
+        """Let the computer the game waits for act; None if it waits for a person."""
+        seat = self.waiting_for
+        if seat is None or seat not in self.computers:
+            return None
+        return self.act(next_action(self.state, self._players()))
+
+    def _players(self) -> list[Player]:
+        return [self.computers.get(seat, _NOBODY) for seat in range(self.info.rules.players)]
+
+
+class _Nobody:
+    """Stands in a person's seat in the list of players; never asked."""
+
+    def discard(self, view: View) -> tuple[Card, ...]:
+        raise AssertionError("a person's seat was asked to discard")  # pragma: no cover
+
+    def play(self, view: View) -> Card:
+        raise AssertionError("a person's seat was asked to play")  # pragma: no cover
+
+
+_NOBODY = _Nobody()

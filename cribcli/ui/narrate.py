@@ -62,9 +62,9 @@ def narrate(event: Event, table: Table) -> list[str]:
     names, style = table.names, table.style
     if isinstance(event, DealerCut):
         cuts = ", ".join(f"{names[seat]} {style.card(card)}" for seat, card in event.cuts)
-        return [f"Cut for deal: {cuts}. {names[event.dealer]} deals first."]
+        return [f"Cut for deal: {cuts}. {says(names[event.dealer], 'deals')} first."]
     if isinstance(event, Dealt):
-        lines = ["", f"Round {event.round}. {names[event.dealer]} deals."]
+        lines = ["", f"Round {event.round}. {says(names[event.dealer], 'deals')}."]
         for seat, hand in enumerate(event.hands):
             if table.sees(seat):
                 lines.append(f"  {names[seat]}: {style.cards(hand)}")
@@ -91,7 +91,7 @@ def narrate(event: Event, table: Table) -> list[str]:
         reasons = ", ".join(item.describe() for item in event.items)
         return [f"{names[event.seat]}: {reasons}"]
     if isinstance(event, CountRestarted):
-        return [f"The count starts again. {names[event.leader]} leads."]
+        return [f"The count starts again. {says(names[event.leader], 'leads')}."]
     if isinstance(event, Shown):
         whose = f"{table.whose(event.seat)} {'crib' if event.show.is_crib else 'hand'}"
         lines = show_lines(event.show, style, title=whose)
@@ -124,3 +124,8 @@ def narrate_all(events: Iterable[Event], table: Table) -> list[str]:
 def possessive(name: str) -> str:
     """``Your`` for you, ``Computer's`` for anyone else."""
     return "Your" if name == "You" else f"{name}'s"
+
+
+def says(name: str, verb: str) -> str:
+    """``Computer deals``, but ``You deal``."""
+    return f"{name} {verb[:-1] if name == 'You' else verb}"

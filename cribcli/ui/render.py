@@ -191,3 +191,33 @@ def match_lines(report: Report) -> list[str]:
                 f"{values['hand']:8.2f}{crib}{values['total']:8.2f}"
             )
     return lines
+
+
+def peg_track(score: int, target: int, width: int, style: Style) -> str:
+    """A small peg track: ``[#####.......]`` (or blocks in Unicode)."""
+    filled = min(width, round(width * min(score, target) / target))
+    full, empty = ("\u2588", "\u2591") if style.unicode else ("#", ".")
+    return f"[{full * filled}{empty * (width - filled)}]"
+
+
+def score_bar(
+    names: Sequence[str], scores: Sequence[int], target: int, style: Style, width: int = 40
+) -> list[str]:
+    """One line a side: name, score out of the target, and its peg track."""
+    name_width = max(len(name) for name in names)
+    track = max(6, min(30, width - name_width - 12))
+    return [
+        f"{name:<{name_width}} {score:>3}/{target} {peg_track(score, target, track, style)}"
+        for name, score in zip(names, scores, strict=True)
+    ]
+
+
+def hand_line(hand: Sequence[Card], count: int | None, style: Style) -> str:
+    """A hand, with cards that would take the count past 31 dimmed (or in brackets)."""
+    parts = []
+    for card in hand:
+        text = style.card(card)
+        if count is not None and count + card.value > 31:
+            text = style.faint(f"[{card.ascii() if not style.unicode else card.unicode()}]")
+        parts.append(text)
+    return " ".join(parts)

@@ -1,0 +1,89 @@
+"""The prompt_toolkit REPL: card completion, history, a score bar, Ctrl-C and Ctrl-D."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from prompt_toolkit import PromptSession, print_formatted_text
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.formatted_text import ANSI
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+
+from cribcli.ui.play import COMMANDS, GameUI, Quit
+
+
+class CardCompleter(Completer):
+    """Offers the cards that make sense now (never one already typed), then commands."""
+
+    def __init__(self, ui: GameUI) -> None:
+        self.ui = ui
+
+    def get_completions(self, document: Document, event: CompleteEvent) -> Iterable[Completion]:
+        word = document.get_word_before_cursor(WORD=True)
+        before = document.text_before_cursor[: len(document.text_before_cursor) - len(word)]
+        typed = {token.upper() for token in before.split()}
+        options = [card for card in self.ui.completions() if card not in typed]
+        if not before.strip():
+            options += list(COMMANDS)
+        for option in options:
+            if option.lower().startswith(word.lower()):
+                yield Completion(option, start_position=-len(word))
+
+
+def say(line: str) -> None:
+    """Print a line that may hold colour codes, through prompt_toolkit."""
+    print_formatted_text(ANSI(line))
+
+
+def run_repl(
+    ui: GameUI,
+    history: Path | None = None,
+    *,
+    input: Input | None = None,
+    output: Output | None = None,
+) -> bool:
+    """Play at the prompt until the game ends (True); raises Quit on quit or Ctrl-D."""
+    store: History = InMemoryHistory()
+    if history is not None:
+        history.parent.mkdir(parents=True, exist_ok=True)
+        store = FileHistory(str(history))
+    session: PromptSession[str] = PromptSession(
+        history=store,
+        completer=CardCompleter(ui),
+        complete_while_typing=False,
+        input=input,
+        output=output,
+    )
+    shown_at = -1  # how many events had happened when the table was last drawn
+    while True:
+        ui.run_computers()
+        if ui.session.over:
+            return True
+        if ui.round_over:
+            ui.round_over = False
+            _line(session, "Press Enter to go on ")
+            continue
+        if shown_at != len(ui.session.events):
+            shown_at = len(ui.session.events)
+            ui.say("")
+            for line in ui.table_lines():
+                ui.say(line)
+        text = _line(session, f"{ui.prompt()}> ")
+        error = ui.handle(text)
+        if error:
+            ui.say(f"  {error}")
+
+
+def _line(session: PromptSession[str], message: str) -> str:
+    """One line from the prompt: Ctrl-C cancels it (asks again), Ctrl-D leaves."""
+    while True:
+        try:
+            return session.prompt(message)
+        except KeyboardInterrupt:
+            continue
+        except EOFError:
+            raise Quit from None

@@ -1,0 +1,38 @@
+"""Moves for a scripted game: what a person at seat 0 types, found by playing the game
+through the engine with the same computer the command will face."""
+
+from __future__ import annotations
+
+from cribcli.engine import Discard, Phase, Rules, apply, new_game, seats_to_act, view
+from cribcli.events import RoundEnded
+from cribcli.players import EasyPlayer, computer
+from cribcli.session import next_action
+
+
+def moves(
+    seed: int, level: str = "normal", players: int = 2, target: int = 121, *, enter: bool = False
+) -> list[str]:
+    """Every line a person types for a whole game (seat 0 plays like the easy computer).
+
+    With ``enter``, an empty line where the REPL says "Press Enter to go on" (after a show).
+    """
+    rules = Rules(players=players, target=target, cut_for_deal=players > 2)
+    seats = [EasyPlayer(seed, 0)] + [computer(level, seed, s) for s in range(1, players)]
+    state, _ = new_game(rules, seed)
+    typed: list[str] = []
+    shown = False
+    while state.phase is not Phase.OVER:
+        action = next_action(state, seats)
+        if action.seat == 0:
+            if enter and shown:
+                typed.append("")
+                shown = False
+            seen = view(state, 0)
+            if isinstance(action, Discard):
+                typed.append(" ".join(str(card) for card in action.cards))
+            else:
+                typed.append(str(action.card).lower() if len(seen.plays) % 2 else str(action.card))
+        state, events = apply(state, action)
+        shown = shown or any(isinstance(e, RoundEnded) for e in events)
+    assert seats_to_act(state) == ()
+    return typed
