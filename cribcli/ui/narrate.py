@@ -95,7 +95,7 @@ def narrate(event: Event, table: Table) -> list[str]:
     if isinstance(event, Shown):
         whose = f"{table.whose(event.seat)} {'crib' if event.show.is_crib else 'hand'}"
         lines = show_lines(event.show, style, title=whose)
-        return ["", *lines[:1], *(f"  {line}" for line in lines[1:])]
+        return ["", *lines[:1], *(f"  {line}" for line in lines[1:]), table.scores(event.scores)]
     if isinstance(event, RoundEnded):
         return ["", f"Scores after round {event.round}: {table.scores(event.scores)}."]
     if isinstance(event, GameOver):

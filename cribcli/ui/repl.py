@@ -65,7 +65,11 @@ def run_repl(
             return True
         if ui.round_over:
             ui.round_over = False
-            _line(session, "Press Enter to go on ")
+            # Enter goes on; a command (quit, score...) works here too
+            text = _line(session, "Press Enter to go on ")
+            error = ui.handle(text)
+            if error:
+                ui.say(f"  {error}")
             continue
         if shown_at != len(ui.session.events):
             shown_at = len(ui.session.events)

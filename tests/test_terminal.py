@@ -1,0 +1,108 @@
+"""One whole game in a real pseudo-terminal: discard with Tab completion, play, quit,
+resume, and finish, as a person at a terminal would."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+
+from tests.scripted import moves
+
+# prompt_toolkit draws the trailing space of a prompt as a cursor move: match without it
+PROMPT = r"(Put \d in the crib>|Your play, count \d+>|Press Enter to go on)"
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def spawn(home: Path, *args: str) -> pexpect.spawn:
+    env = {
+        **os.environ,
+        "CRIBBAGE_HOME": str(home),
+        "PROMPT_TOOLKIT_NO_CPR": "1",
+        "TERM": "xterm-256color",
+        "LANG": "C.UTF-8",
+        "COLUMNS": "80",
+        "LINES": "30",
+    }
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "cribcli", "play", *args],
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(30, 80),
+    )
+    return child
+
+
+def settle(child: pexpect.spawn, timeout: float = 30) -> str:
+    """Read until the program waits at a prompt with nothing more to say; the text read.
+
+    prompt_toolkit redraws its prompt as keys arrive, so waiting for the prompt's words
+    alone could match a stale drawing: wait for the output to go quiet on a prompt.
+    """
+    text = ""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            text += child.read_nonblocking(100_000, timeout=0.3)
+        except pexpect.TIMEOUT:
+            if re.search(PROMPT + r"\s*$", ANSI.sub("", text)):
+                return ANSI.sub("", text)
+        except pexpect.EOF:
+            return ANSI.sub("", text)
+    raise AssertionError(f"no prompt: {ANSI.sub('', text)[-300:]!r}")
+
+
+def test_a_whole_game_in_a_terminal(tmp_path: Path) -> None:
+    typed = moves(7, enter=True)
+    child = spawn(tmp_path, "--seed", "7", "--level", "normal", "--fast")
+    screen = settle(child)
+    assert "Put 2 in the crib>" in screen
+    # Discard with Tab: type a prefix only one card in the hand has, and let Tab finish it.
+    hand = moves_hand(screen)
+    for card in typed[0].split():
+        prefix = next(
+            (
+                card[:n]
+                for n in range(1, len(card))
+                if sum(c.startswith(card[:n]) for c in hand) == 1
+            ),
+            card,
+        )
+        child.send(prefix + "\t")
+        child.expect_exact(card)
+        child.send(" ")
+    child.send("\r")
+    # A few moves, then quit.
+    for line in typed[1:5]:
+        settle(child)
+        child.sendline(line)
+    settle(child)
+    child.sendline("quit")
+    assert "The game is saved" in settle(child)
+    child.expect(pexpect.EOF)
+    # Resume and finish.
+    child = spawn(tmp_path, "--fast")
+    assert "Carrying on your game" in settle(child)
+    for line in typed[5:]:
+        child.sendline(line)
+        screen = settle(child)
+    assert re.search(r"(Computer wins|You win)", screen)
+    assert "The game's log is in" in screen
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert len(list((tmp_path / "games").glob("*.toml"))) == 1
+
+
+def moves_hand(screen: str) -> list[str]:
+    """The hand from the table drawn before the first prompt (suits as symbols)."""
+    line = [text for text in ANSI.sub("", screen).splitlines() if "Your hand:" in text][-1]
+    symbols = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"}
+    return ["".join(symbols.get(ch, ch) for ch in card) for card in line.split(":")[1].split()]
