@@ -147,10 +147,15 @@ class FakeTerminal(io.StringIO):
 
 
 def test_unicode_suits_only_on_a_terminal_that_can_show_them() -> None:
-    assert decide_unicode(FakeTerminal("utf-8"))
-    assert not decide_unicode(FakeTerminal("ascii"))
-    assert not decide_unicode(FakeTerminal("utf-8"), ascii_only=True)
-    assert not decide_unicode(io.StringIO())
+    utf8 = {"LANG": "en_GB.UTF-8"}
+    assert decide_unicode(FakeTerminal("utf-8"), env=utf8)
+    assert decide_unicode(FakeTerminal("utf-8"), env={"LC_ALL": "C.utf8", "LANG": "C"})
+    assert not decide_unicode(FakeTerminal("ascii"), env=utf8)
+    assert not decide_unicode(FakeTerminal("utf-8"), ascii_only=True, env=utf8)
+    assert not decide_unicode(io.StringIO(), env=utf8)
+    assert not decide_unicode(FakeTerminal("utf-8"), env={"LANG": "C"})
+    assert not decide_unicode(FakeTerminal("utf-8"), env={})
+    assert not decide_unicode(FakeTerminal("utf-8"), env={"LANG": "en_GB.UTF-8", "TERM": "dumb"})
 
 
 def test_colour_decision() -> None:

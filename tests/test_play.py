@@ -207,3 +207,31 @@ def test_completion_offers_only_sensible_cards(home: Path) -> None:
     first = hand[0]
     assert first not in offered(first + " ")
     assert offered("8") == [card for card in hand if card.startswith("8")]
+
+
+def test_script_file(cribbage: Run, home: Path, tmp_path: Path) -> None:
+    script = tmp_path / "moves.txt"
+    script.write_text("# my moves\n" + "\n".join(MOVES) + "\n", encoding="utf-8")
+    from_file = cribbage(
+        "play", "--seed", "7", "--script", str(script), "--data-dir", str(tmp_path / "a")
+    )
+    from_pipe = cribbage(
+        "play", "--seed", "7", "--data-dir", str(tmp_path / "b"), stdin="\n".join(MOVES) + "\n"
+    )
+    assert from_file.status == from_pipe.status == 0
+    assert from_file.out.replace(str(tmp_path / "a"), "HOME") == from_pipe.out.replace(
+        str(tmp_path / "b"), "HOME"
+    )
+
+
+def test_commands_in_line_mode(cribbage: Run, home: Path) -> None:
+    result = cribbage(
+        "play", "--seed", "7", stdin="help\nhint\nhand\nscore\nlog\ntips\nrules\nquit\n"
+    )
+    assert result.status == 0
+    out = result.out
+    assert "hint   the best discard" in out
+    assert "Hint: throw " in out
+    assert "A five is the best card to hold" in out
+    assert "The rules, in brief" in out
+    assert out.rstrip().endswith("'cribbage play' carries on where you left off.")

@@ -14,6 +14,8 @@ pegs like the normal computer.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
+from functools import lru_cache
 from itertools import combinations
 
 from cribcli.analysis import analyse
@@ -21,11 +23,11 @@ from cribcli.cards import Card, SeededStream
 from cribcli.engine import View
 from cribcli.players.normal import NormalPlayer, pile_ranks, unseen_by
 from cribcli.players.pegging import LIMIT, after_play, points, value
-from cribcli.scoring import show_total
+from cribcli.scoring import rank_key, rank_table, show_total
 
 CRIB_DEALS = 24
 """Hands dealt to the other player, in its head, to see what it throws."""
-PLAY_DEALS = 40
+PLAY_DEALS = 60
 """Hands dealt to the other player, in its head, for the search of the play."""
 
 
@@ -99,7 +101,12 @@ class HardPlayer(NormalPlayer):
         return next(card for card in options if card.rank == best_rank)
 
     def _sample_hands(self, view: View) -> Counter[tuple[int, ...]]:
-        """Hands the other player could hold, as ranks, drawn to fit every go it said."""
+        """Hands the other player could hold, as ranks, with how likely each is.
+
+        Each is drawn to fit every go it said, with two more unseen cards for what it
+        threw; a hand it would have kept from those six (its best four, by ranks) counts
+        in full, any other a little, since players do not all keep alike.
+        """
         other = 1 - view.seat
         size = view.held[other]
         if size == 0:
@@ -107,15 +114,43 @@ class HardPlayer(NormalPlayer):
         # A go at count c means every card it held then (so every card it holds now) had a
         # value over 31 - c.
         floor = max((LIMIT - count for seat, count in view.gos if seat == other), default=0)
-        pool = [card for card in unseen_by(view) if value(card.rank) > floor]
+        unseen = unseen_by(view)
+        pool = [card for card in unseen if value(card.rank) > floor]
         if len(pool) < size:
             return Counter()
+        laid = tuple(card.rank for seat, card in view.plays if seat == other)
         stream = self._stream(view, "play")
         samples: Counter[tuple[int, ...]] = Counter()
         for _ in range(PLAY_DEALS):
             stream.shuffle(pool)
-            samples[tuple(sorted(card.rank for card in pool[:size]))] += 1
+            held = pool[:size]
+            rest = [card for card in unseen if card not in held]
+            first = stream.below(len(rest))
+            second = stream.below(len(rest) - 1)
+            second += second >= first  # two different cards
+            kept = laid + tuple(card.rank for card in held)
+            six = (*kept, rest[first].rank, rest[second].rank)
+            likely = sorted(max(combinations(six, 4), key=kept_value)) == sorted(kept)
+            samples[tuple(sorted(card.rank for card in held))] += 10 if likely else 1
         return samples
+
+
+@lru_cache(maxsize=4096)
+def _kept_value(ranks: tuple[int, ...]) -> float:
+    table = rank_table()
+    key = rank_key(ranks)
+    counts = Counter(ranks)
+    total = weight = 0.0
+    for starter in range(1, 14):
+        left = 4 - counts[starter]
+        total += left * table[key + rank_key((starter,))]
+        weight += left
+    return total / weight
+
+
+def kept_value(four: Iterable[int]) -> float:
+    """Four ranks' average show over the starters (fifteens, pairs and runs only)."""
+    return _kept_value(tuple(sorted(four)))
 
 
 def _quick_hand(four: tuple[Card, ...], starters: list[Card]) -> float:

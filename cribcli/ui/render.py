@@ -75,9 +75,16 @@ def decide_color(
     return _isatty(stream)
 
 
-def decide_unicode(stream: TextIO, ascii_only: bool = False) -> bool:
-    """Unicode suits only on a terminal whose encoding can show them, and not with --ascii."""
-    if ascii_only or not _isatty(stream):
+def decide_unicode(
+    stream: TextIO, ascii_only: bool = False, env: Mapping[str, str] | None = None
+) -> bool:
+    """Unicode suits only on a terminal whose locale says UTF-8 and whose stream can
+    write them; never with --ascii or TERM=dumb."""
+    env = os.environ if env is None else env
+    if ascii_only or not _isatty(stream) or env.get("TERM") == "dumb":
+        return False
+    locale = next((env[name] for name in ("LC_ALL", "LC_CTYPE", "LANG") if env.get(name)), "")
+    if "utf-8" not in locale.lower() and "utf8" not in locale.lower():
         return False
     try:
         _SUIT_TEST.encode(stream.encoding or "ascii")
