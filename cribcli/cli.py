@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
 import click
 
@@ -42,6 +42,19 @@ class DataError(click.ClickException):
     exit_code = EXIT_DATA
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def style_options(command: F) -> F:
+    """The two options every command that draws cards shares: --ascii and --no-color."""
+    command = click.option("--no-color", is_flag=True, help="No colour (also: NO_COLOR set).")(
+        command
+    )
+    return click.option(
+        "--ascii", "ascii_only", is_flag=True, help="Write suits as letters: 5H, not 5♥."
+    )(command)
+
+
 @click.group(
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog="Run 'cribbage COMMAND --help' for a command's options and examples.",
@@ -66,8 +79,7 @@ Examples:
 @click.option("-s", "--starter", metavar="CARD", help="The starter (the cut card).")
 @click.option("--crib", is_flag=True, help="Count the cards as a crib (only a 5-card flush).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (one object a hand).")
-@click.option("--ascii", "ascii_only", is_flag=True, help="Write suits as letters: 5H, not 5♥.")
-@click.option("--no-color", is_flag=True, help="No colour (also: NO_COLOR set).")
+@style_options
 def score(
     cards: tuple[str, ...],
     starter: str | None,
@@ -173,8 +185,7 @@ LEVEL_CHOICE = click.Choice(["easy", "normal", "hard"])
     show_default=True,
     help="3 or 4: the others are computers; with 4 the one across is your partner.",
 )
-@click.option("--ascii", "ascii_only", is_flag=True, help="Write suits as letters: 5H, not 5♥.")
-@click.option("--no-color", is_flag=True, help="No colour (also: NO_COLOR set).")
+@style_options
 @click.option("--fast", is_flag=True, help="No pause between the computer's moves.")
 @click.option("--new", is_flag=True, help="Abandon the saved game (after asking) and start anew.")
 @click.option(
@@ -287,8 +298,7 @@ Examples:
 @click.option(
     "-q", "--quiet", is_flag=True, help="Only check the log; print nothing if it is right."
 )
-@click.option("--ascii", "ascii_only", is_flag=True, help="Write suits as letters: 5H, not 5♥.")
-@click.option("--no-color", is_flag=True, help="No colour (also: NO_COLOR set).")
+@style_options
 def replay(
     log: str | None,
     last: bool,
@@ -412,8 +422,7 @@ Examples:
 )
 @click.option("--short", is_flag=True, help="With --score: a game to 61, not 121.")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole table as JSON.")
-@click.option("--ascii", "ascii_only", is_flag=True, help="Write suits as letters: 5H, not 5♥.")
-@click.option("--no-color", is_flag=True, help="No colour (also: NO_COLOR set).")
+@style_options
 def discard_advice(
     cards: tuple[str, ...],
     role: str | None,
