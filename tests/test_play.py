@@ -235,3 +235,10 @@ def test_commands_in_line_mode(cribbage: Run, home: Path) -> None:
     assert "A five is the best card to hold" in out
     assert "The rules, in brief" in out
     assert out.rstrip().endswith("'cribbage play' carries on where you left off.")
+
+
+def test_the_level_is_remembered(cribbage: Run, home: Path) -> None:
+    cribbage("play", "--level", "hard", "--seed", "7", stdin="quit\n")
+    cribbage("play", "--new", stdin="quit\n")
+    assert 'level = "hard"' in Places.find(str(home)).save().read_text()
+    assert 'level = "hard"' in Places.find(str(home)).settings.read_text()

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 import time
 from pathlib import Path
 
 import pexpect
+import pytest
 
+from cribcli.engine import Play
+from cribcli.record import loads, replay
 from tests.scripted import moves
 
 # prompt_toolkit draws the trailing space of a prompt as a cursor move: match without it
@@ -106,3 +110,22 @@ def moves_hand(screen: str) -> list[str]:
     line = [text for text in ANSI.sub("", screen).splitlines() if "Your hand:" in text][-1]
     symbols = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"}
     return ["".join(symbols.get(ch, ch) for ch in card) for card in line.split(":")[1].split()]
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGHUP, signal.SIGKILL, signal.SIGTERM])
+def test_a_closed_terminal_or_a_kill_loses_nothing(tmp_path: Path, signal_number: int) -> None:
+    typed = moves(7, enter=True)
+    child = spawn(tmp_path, "--seed", "7", "--level", "normal", "--fast")
+    settle(child)
+    for line in typed[:3]:
+        child.sendline(line)
+        settle(child)
+    child.kill(signal_number)
+    child.close(force=True)
+    log = replay(loads((tmp_path / "save.toml").read_text(encoding="utf-8")))
+    laid = [action for action in log.actions if isinstance(action, Play) and action.seat == 0]
+    assert len(laid) == 2  # the discard and both plays typed before the signal are kept
+    again = spawn(tmp_path, "--fast")
+    assert "Carrying on your game" in settle(again)
+    again.sendline("quit")
+    again.expect(pexpect.EOF)
