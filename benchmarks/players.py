@@ -5,7 +5,9 @@ Run: python benchmarks/players.py [GAMES]   (prints figures; nothing is asserted
 
 from __future__ import annotations
 
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 
@@ -64,6 +66,23 @@ def decision_times(games: int) -> None:
         )
 
 
+def advice_command_time() -> None:
+    command = shutil.which("cribbage")
+    argv = [command] if command else [sys.executable, "-m", "cribcli"]
+    argv += ["discard-advice", "5H", "5S", "JD", "4C", "2S", "KH", "--dealer"]
+    times = []
+    for _ in range(15):
+        start = time.perf_counter()
+        subprocess.run(argv, check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    print(
+        f"`cribbage discard-advice ...` wall time: "
+        f"median {1000 * statistics.median(times):.0f} ms, "
+        f"best {1000 * min(times):.0f} ms over {len(times)} runs"
+    )
+
+
 if __name__ == "__main__":
     analysis_time()
+    advice_command_time()
     decision_times(int(sys.argv[1]) if len(sys.argv) > 1 else 10)
