@@ -56,6 +56,23 @@ class DiscardValue:
         """The best the kept hand can score."""
         return self.hand_scores[-1][0]
 
+    def as_json(self, need: int | None = None) -> dict[str, object]:
+        """For scripts: the cards (ASCII), the values, each hand score's chance, and with
+        ``need``, the chance the hand makes it."""
+        out: dict[str, object] = {
+            "discard": [str(card) for card in self.discard],
+            "keep": [str(card) for card in self.keep],
+            "hand": self.hand,
+            "crib": self.crib,
+            "net": self.net,
+            "hand_min": self.hand_min,
+            "hand_max": self.hand_max,
+            "hand_scores": {str(score): chance for score, chance in self.hand_scores},
+        }
+        if need is not None:
+            out["chance_to_go_out"] = self.chance_at_least(need)
+        return out
+
     def chance_at_least(self, points: int) -> float:
         """The chance the kept hand scores ``points`` or more."""
         return sum(chance for score, chance in self.hand_scores if score >= points)

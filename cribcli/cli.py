@@ -463,25 +463,7 @@ def discard_advice(
             values.sort(key=lambda v: (-v.chance_at_least(need or 0), -v.net))
     shown = values[:top] if top else values
     if as_json:
-        click.echo(
-            json.dumps(
-                [
-                    {
-                        "discard": [str(c) for c in v.discard],
-                        "keep": [str(c) for c in v.keep],
-                        "hand": v.hand,
-                        "crib": v.crib,
-                        "net": v.net,
-                        "hand_min": v.hand_min,
-                        "hand_max": v.hand_max,
-                        "hand_scores": {str(score): chance for score, chance in v.hand_scores},
-                        **({"chance_to_go_out": v.chance_at_least(need)} if need else {}),
-                    }
-                    for v in shown
-                ],
-                indent=None,
-            )
-        )
+        click.echo(json.dumps([value.as_json(need) for value in shown]))
         return
     style = decide_style(sys.stdout, ascii_only=ascii_only, color=False if no_color else None)
     for line in advice_lines(shown, role == "dealer", style, need=need):
@@ -545,7 +527,7 @@ def match(
         import multiprocessing
 
         with multiprocessing.Pool(jobs) as pool:
-            results = pool.imap_unordered(task, indices, chunksize=4)
+            results = pool.imap(task, indices, chunksize=4)  # in order: sums add up alike
             _collect(report, results, games, show_bar)
     else:
         _collect(report, map(task, indices), games, show_bar)
