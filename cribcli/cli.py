@@ -269,6 +269,90 @@ def play(
     ctx.exit(status)
 
 
+DAILY_EXAMPLES = """\b
+Examples:
+  cribbage daily                         today's game (or its result, once played)
+  cribbage daily --share                 the one-line result, to paste to a friend
+  cribbage daily --date 2026-12-01       a past day's deal
+  cribbage daily --date 2026-12-01 < moves.txt
+"""
+
+
+@cli.command(epilog=DAILY_EXAMPLES)
+@click.option("--date", "day", metavar="YYYY-MM-DD", help="Play a past day's deal.")
+@click.option("--share", is_flag=True, help="Print only the one-line result of the day's game.")
+@click.option("--name", default="You", show_default=True, help="Your name at the table.")
+@style_options
+@click.option("--fast", is_flag=True, help="No pause between the computer's moves.")
+@click.option(
+    "--script",
+    type=click.File("r", encoding="utf-8"),
+    metavar="FILE",
+    help="Read moves from FILE, one a line, as from a pipe.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Line mode: one JSON event a line.")
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Keep saves, games and settings in DIR (also: CRIBBAGE_HOME).",
+)
+def daily(
+    day: str | None,
+    share: bool,
+    name: str,
+    ascii_only: bool,
+    no_color: bool,
+    fast: bool,
+    script: TextIO | None,
+    as_json: bool,
+    data_dir: str | None,
+) -> None:
+    """Today's game: the same cards for everyone, against the hard computer.
+
+    Everyone who plays the same date gets the same deals, round after round, and the
+    same computer, so two players who make the same moves see the same game. One game a
+    day, saved and carried on like any other; once it is over, 'cribbage daily' shows the
+    result, a line to share, and your streak of days in a row.
+    """
+    from datetime import date
+
+    from cribcli.store import Places
+    from cribcli.ui.daily import finished_daily, result_lines, share_line
+    from cribcli.ui.game import PlayOptions, play_game
+
+    if day is None:
+        day = date.today().isoformat()
+    try:
+        day = date.fromisoformat(day).isoformat()
+    except ValueError:
+        raise UserError(f"`{day}` is not a date: write it YYYY-MM-DD, e.g. 2026-12-01") from None
+    games = Places.find(data_dir).games
+    try:
+        if share:
+            click.echo(share_line(games, day))
+            return
+        if finished_daily(games, day) is not None:
+            for line in result_lines(games, day):
+                click.echo(line)
+            return
+        options = PlayOptions(
+            name=name,
+            ascii_only=ascii_only,
+            no_color=no_color,
+            fast=fast,
+            script=script,
+            as_json=as_json,
+            data_dir=data_dir,
+            daily=day,
+            ask=lambda question, default: click.confirm(question, default=default),
+        )
+        status = play_game(options)
+    except CribbageError as error:
+        raise DataError(str(error)) from None
+    click.get_current_context().exit(status)
+
+
 REPLAY_EXAMPLES = """\b
 Examples:
   cribbage replay game.toml                  the whole game, told round by round

@@ -149,10 +149,11 @@ def set_aside(path: Path, stamp: str) -> Path:
     return target
 
 
-def archive(save: Path, games: Path, date: str, seed: int | str) -> Path:
-    """Move a finished game's save into the games folder, named by date and seed."""
+def archive(save: Path, games: Path, name: str) -> Path:
+    """Move a finished game's save into the games folder as ``NAME.toml`` (made safe for
+    a file name, and numbered if that name is taken)."""
     games.mkdir(parents=True, exist_ok=True)
-    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{date}-seed-{seed}")
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", name)
     target = games / f"{name}.toml"
     number = 1
     while target.exists():

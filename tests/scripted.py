@@ -10,7 +10,12 @@ from cribcli.session import next_action
 
 
 def moves(
-    seed: int, level: str = "normal", players: int = 2, target: int = 121, *, enter: bool = False
+    seed: int | str,
+    level: str = "normal",
+    players: int = 2,
+    target: int = 121,
+    *,
+    enter: bool = False,
 ) -> list[str]:
     """Every line a person types for a whole game (seat 0 plays like the easy computer).
 

@@ -66,12 +66,19 @@ class PlayOptions:
     """Asks a yes/no question on a terminal (None: there is nobody to ask)."""
     choose_level: Callable[[str], str] | None = None
     """Asks for the level on a terminal, given the default."""
+    daily: str | None = None
+    """The date (YYYY-MM-DD) of a daily game: its own save, seed, level and name."""
+
+    @property
+    def command(self) -> str:
+        """How the player comes back to this game."""
+        return f"cribbage daily --date {self.daily}" if self.daily else "cribbage play"
 
 
 def play_game(options: PlayOptions) -> int:
     """Play; return the exit status. Raises CribbageError for a save that cannot be used."""
     places = Places.find(options.data_dir)
-    save_path = places.save()
+    save_path = places.save(f"daily-{options.daily}" if options.daily else "game")
     interactive = options.script is None and options.stdin.isatty() and not options.as_json
     say = _sayer(options.stdout)
     with SaveLock(save_path):
@@ -105,7 +112,7 @@ def play_game(options: PlayOptions) -> int:
                 lines = options.script if options.script is not None else options.stdin
                 finished = run_lines(ui, lines, say)
         except Quit:
-            say("The game is saved: 'cribbage play' carries on where you left off.")
+            say(f"The game is saved: '{options.command}' carries on where you left off.")
             return EXIT_OK
         except ScriptError as error:
             print(f"cribbage: {error}", file=sys.stderr)
@@ -113,18 +120,24 @@ def play_game(options: PlayOptions) -> int:
             return EXIT_DATA
         except KeyboardInterrupt:
             say("")
-            say("Interrupted: the game is saved; 'cribbage play' carries on.")
+            say(f"Interrupted: the game is saved; '{options.command}' carries on.")
             return EXIT_INTERRUPTED
         if not finished:
             return EXIT_OK
         date = datetime.now().strftime("%Y-%m-%d")
-        kept = archive(save_path, places.games, date, session.info.seed)
+        name = f"daily-{options.daily}" if options.daily else f"{date}-seed-{session.info.seed}"
+        kept = archive(save_path, places.games, name)
         if options.as_json:
             import json
 
             say(json.dumps({"event": "saved", "path": str(kept)}))
         else:
             say(f"The game's log is in {kept} ('cribbage replay --last' tells it again).")
+        if options.daily and not options.as_json:
+            from cribcli.ui.daily import result_lines
+
+            for line in result_lines(places.games, options.daily):
+                say(line)
         return EXIT_OK
 
 
@@ -185,6 +198,8 @@ def _saved_session(
 def _new_session(
     options: PlayOptions, places: Places, save_path: Path, interactive: bool
 ) -> Session:
+    if options.daily:
+        return _daily_session(options.daily, options, save_path)
     settings = load_settings(places.settings)
     level = options.level
     default = (
@@ -215,6 +230,18 @@ def _new_session(
     info = GameInfo(
         rules, seats, seed, started=datetime.now().astimezone().isoformat(timespec="seconds")
     )
+    return Session.start(info, _computers(info), _saver(save_path, options.log_path))
+
+
+def daily_info(date: str, name: str = "You") -> GameInfo:
+    """A day's game: the same seed, rules and computer (hard) for everyone."""
+    rules = Rules()
+    seats = (Seat(name, "human"), Seat("Computer", "computer", "hard"))
+    return GameInfo(rules, seats, f"daily/{date}", label=f"daily {date}")
+
+
+def _daily_session(date: str, options: PlayOptions, save_path: Path) -> Session:
+    info = daily_info(date, options.name)
     return Session.start(info, _computers(info), _saver(save_path, options.log_path))
 
 

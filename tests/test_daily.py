@@ -1,0 +1,73 @@
+"""``cribbage daily``: the same cards for everyone on a date, its result, and the streak."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cribcli.cards import format_cards
+from cribcli.engine import new_game
+from cribcli.ui.game import daily_info
+from tests.conftest import Run
+from tests.scripted import moves
+
+DAY = "2026-12-01"
+
+
+# A change that would give players different cards on the same day must fail here.
+@pytest.mark.parametrize(
+    ("day", "you", "computer", "starter"),
+    [
+        ("2026-12-01", "4C 7D 6C 4D 7H QS", "5C QC 4H 2C AS JS", "KH"),
+        ("2026-12-02", "4C 6D 5D 8H QC QD", "10S 3H 9H 10C KS 8D", "6S"),
+        ("2027-01-01", "6H JS JC 5S 10C 6S", "6C 8S AS 3C 5D 10D", "8H"),
+    ],
+)
+def test_first_deal_is_pinned(day: str, you: str, computer: str, starter: str) -> None:
+    info = daily_info(day)
+    state, _ = new_game(info.rules, info.seed)
+    assert (format_cards(state.dealt[0]), format_cards(state.dealt[1])) == (you, computer)
+    assert str(state.deck[12]) == starter
+
+
+def test_two_players_on_two_machines_see_the_same_game(cribbage: Run, tmp_path: Path) -> None:
+    typed = "\n".join(moves(f"daily/{DAY}", "hard")) + "\n"
+    outs = []
+    for machine in ("alice", "bob"):
+        home = tmp_path / machine
+        result = cribbage("daily", "--date", DAY, "--data-dir", str(home), stdin=typed)
+        assert result.status == 0, result.err
+        outs.append(result.out.replace(str(home), "HOME"))
+    assert outs[0] == outs[1]
+    assert "Daily streak: 1 day in a row." in outs[0]
+    home = tmp_path / "alice"
+    share = cribbage("daily", "--date", DAY, "--share", "--data-dir", str(home))
+    assert share.status == 0
+    assert share.out.startswith(f"cribbage daily {DAY}: ")
+    assert " in " in share.out and "deals, best hand " in share.out
+    assert share.out.count("\n") == 1
+    # played: the result comes back instead of a new game
+    again = cribbage("daily", "--date", DAY, "--data-dir", str(home), stdin="")
+    assert again.status == 0 and again.out.splitlines()[0] == share.out.strip()
+
+
+def test_streak_counts_days_in_a_row(cribbage: Run, tmp_path: Path) -> None:
+    typed = "\n".join(moves(f"daily/{DAY}", "hard")) + "\n"
+    cribbage("daily", "--date", DAY, "--data-dir", str(tmp_path), stdin=typed)
+    games = tmp_path / "games"
+    for day in ("2026-11-30", "2026-11-29", "2026-11-27"):
+        shutil.copy(games / f"daily-{DAY}.toml", games / f"daily-{day}.toml")
+    from cribcli.ui.daily import streak
+
+    assert streak(games, DAY) == 3
+    assert streak(games, "2026-12-02") == 3  # today's not played yet: counts to yesterday
+    assert streak(games, "2026-12-03") == 0
+
+
+def test_bad_date(cribbage: Run, tmp_path: Path) -> None:
+    result = cribbage("daily", "--date", "2026-13-01", "--data-dir", str(tmp_path))
+    assert result.status == 2 and "is not a date" in result.err
+    unfinished = cribbage("daily", "--share", "--date", DAY, "--data-dir", str(tmp_path))
+    assert unfinished.status == 1 and "not finished yet" in unfinished.err
