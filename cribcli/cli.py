@@ -177,6 +177,7 @@ LEVEL_CHOICE = click.Choice(["easy", "normal", "hard"])
 @click.option("--seed", help="Deal this game from a seed (a number or any text).")
 @click.option("--name", default="You", show_default=True, help="Your name at the table.")
 @click.option("--short", is_flag=True, help="A short game, to 61.")
+@click.option("--muggins", is_flag=True, help="Count your own hands; missed points are taken.")
 @click.option("--cut", is_flag=True, help="Cut for the first deal (otherwise the computer deals).")
 @click.option(
     "--players",
@@ -213,6 +214,7 @@ def play(
     seed: str | None,
     name: str,
     short: bool,
+    muggins: bool,
     cut: bool,
     players: int,
     ascii_only: bool,
@@ -236,7 +238,7 @@ def play(
     ctx = click.get_current_context()
     new_game_options = [
         option
-        for option in ("level", "seed", "short", "cut", "players", "name")
+        for option in ("level", "seed", "short", "cut", "players", "name", "muggins")
         if ctx.get_parameter_source(option) is click.core.ParameterSource.COMMANDLINE
     ]
     options = PlayOptions(
@@ -244,6 +246,7 @@ def play(
         seed=seed,
         name=name,
         short=short,
+        muggins=muggins,
         cut=cut,
         players=players,
         ascii_only=ascii_only,
@@ -281,6 +284,7 @@ Examples:
 @cli.command(epilog=DAILY_EXAMPLES)
 @click.option("--date", "day", metavar="YYYY-MM-DD", help="Play a past day's deal.")
 @click.option("--share", is_flag=True, help="Print only the one-line result of the day's game.")
+@click.option("--muggins", is_flag=True, help="Count your own hands; missed points are taken.")
 @click.option("--name", default="You", show_default=True, help="Your name at the table.")
 @style_options
 @click.option("--fast", is_flag=True, help="No pause between the computer's moves.")
@@ -300,6 +304,7 @@ Examples:
 def daily(
     day: str | None,
     share: bool,
+    muggins: bool,
     name: str,
     ascii_only: bool,
     no_color: bool,
@@ -345,6 +350,7 @@ def daily(
             as_json=as_json,
             data_dir=data_dir,
             daily=day,
+            muggins=muggins,
             ask=lambda question, default: click.confirm(question, default=default),
         )
         status = play_game(options)

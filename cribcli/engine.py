@@ -36,6 +36,7 @@ from cribcli.events import (
 from cribcli.scoring import (
     COUNT_LIMIT,
     HAND_SIZE,
+    MAX_SHOW,
     PegItem,
     PegKind,
     ShowScore,
@@ -68,6 +69,8 @@ class Rules:
     target: int = 121
     cut_for_deal: bool = False
     first_dealer: int = 1
+    muggins: bool = False
+    """Players count their own hands and crib; points they miss go to an opponent."""
 
     def __post_init__(self) -> None:
         if self.players not in (2, 3, 4):
@@ -110,6 +113,8 @@ class Phase(Enum):
 
     DISCARD = "discard"
     PLAY = "play"
+    SHOW = "show"
+    """Only under muggins: the show waits for each owner's count."""
     OVER = "over"
 
 
@@ -135,7 +140,18 @@ class Play:
         return f"seat {self.seat} plays {self.card}"
 
 
-Action = Discard | Play
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Under muggins: a seat says what its hand (or crib) is worth."""
+
+    seat: int
+    points: int
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} claims {self.points}"
+
+
+Action = Discard | Play | Claim
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +183,8 @@ class State:
     to_play: int | None = None
     last_player: int | None = None
     winner: int | None = None
+    shown: int = 0
+    """Under muggins: how many of the round's hands (then the crib) have been counted."""
 
     @property
     def count(self) -> int:
@@ -249,6 +267,7 @@ def _deal(state: State, dealer: int, events: list[Event]) -> State:
         passed=frozenset(),
         to_play=None,
         last_player=None,
+        shown=0,
     )
 
 
@@ -264,7 +283,25 @@ def seats_to_act(state: State) -> tuple[int, ...]:
         return tuple(seat for seat in order if state.discards[seat] is None)
     if state.phase is Phase.PLAY and state.to_play is not None:
         return (state.to_play,)
+    if state.phase is Phase.SHOW:
+        return (show_seat(state),)
     return ()
+
+
+def show_seat(state: State) -> int:
+    """Under muggins: whose count the show waits for (the crib's is the dealer's)."""
+    players = state.rules.players
+    if state.shown >= players:
+        return state.dealer
+    return (state.dealer + 1 + state.shown) % players
+
+
+def showing(state: State) -> ShowScore:
+    """The hand (or crib) the show is counting now, with the starter."""
+    assert state.starter is not None
+    if state.shown >= state.rules.players:
+        return score_show(state.crib, state.starter, crib=True)
+    return score_show(state.kept(show_seat(state)), state.starter)
 
 
 def playable(hand: tuple[Card, ...], count: int) -> tuple[Card, ...]:
@@ -282,6 +319,8 @@ def legal_actions(state: State, seat: int | None = None) -> list[Action]:
         if state.phase is Phase.DISCARD:
             size = state.rules.discard_size
             actions.extend(Discard(s, combo) for combo in combinations(state.hands[s], size))
+        elif state.phase is Phase.SHOW:
+            actions.extend(Claim(s, points) for points in range(MAX_SHOW + 1))
         else:
             actions.extend(Play(s, card) for card in playable(state.hands[s], state.count))
     return actions
@@ -294,6 +333,14 @@ def check(state: State, action: Action) -> None:
     if not 0 <= action.seat < state.rules.players:
         raise IllegalAction(f"there is no seat {action.seat}")
     hand = state.hands[action.seat]
+    if isinstance(action, Claim):
+        if state.phase is not Phase.SHOW:
+            raise IllegalAction("there is nothing to count now")
+        if action.seat != show_seat(state):
+            raise IllegalAction("it is not your count")
+        if not 0 <= action.points <= MAX_SHOW:
+            raise IllegalAction(f"a hand scores from 0 to {MAX_SHOW}, not {action.points}")
+        return
     if isinstance(action, Discard):
         if state.phase is not Phase.DISCARD:
             raise IllegalAction("the discard is over: it is time to play")
@@ -337,6 +384,8 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     events: list[Event] = []
     if isinstance(action, Discard):
         state = _discard(state, action, events)
+    elif isinstance(action, Claim):
+        state = _claim(state, action, events)
     else:
         state = _lay(state, action, events)
     return state, events
@@ -434,6 +483,8 @@ def _show(state: State, events: list[Event]) -> State:
     starter = state.starter
     assert starter is not None
     state = replace(state, to_play=None, pile=())
+    if state.rules.muggins:
+        return replace(state, phase=Phase.SHOW, shown=0)
     players = state.rules.players
     for step in range(1, players + 1):
         seat = (state.dealer + step) % players
@@ -446,6 +497,39 @@ def _show(state: State, events: list[Event]) -> State:
         return state
     events.append(RoundEnded(state.round, state.scores))
     return _deal(state, (state.dealer + 1) % players, events)
+
+
+def _claim(state: State, action: Claim, events: list[Event]) -> State:
+    """Under muggins: the owner scores what it claimed, at most the true count; an
+    opponent (the next to its left) calls muggins and takes any points it missed."""
+    show = showing(state)
+    seat = action.seat
+    scored = min(action.points, show.total)
+    scores = _add(state, seat, scored)
+    events.append(Shown(seat, show, scores, claimed=action.points))
+    state = _maybe_won(replace(state, scores=scores), seat, events)
+    if state.phase is Phase.OVER:
+        return state
+    missed = show.total - scored
+    if missed:
+        taker = _opponent_left_of(state, seat)
+        state = _peg(state, taker, (PegItem(PegKind.MUGGINS, missed),), events)
+        if state.phase is Phase.OVER:
+            return state
+    state = replace(state, shown=state.shown + 1)
+    if state.shown <= state.rules.players:
+        return state
+    events.append(RoundEnded(state.round, state.scores))
+    return _deal(state, (state.dealer + 1) % state.rules.players, events)
+
+
+def _opponent_left_of(state: State, seat: int) -> int:
+    rules = state.rules
+    for step in range(1, rules.players):
+        other = (seat + step) % rules.players
+        if rules.side_of(other) != rules.side_of(seat):
+            return other
+    raise AssertionError("no opponent")  # pragma: no cover
 
 
 def _score_show(state: State, seat: int, show: ShowScore, events: list[Event]) -> State:
@@ -527,6 +611,8 @@ class View:
     gos: tuple[tuple[int, int], ...]
     passed: frozenset[int]
     to_play: int | None
+    crib: tuple[Card, ...] = ()
+    """The crib, once it is turned up to be counted (under muggins)."""
 
     @property
     def count(self) -> int:
@@ -563,4 +649,5 @@ def view(state: State, seat: int) -> View:
         gos=state.gos,
         passed=state.passed,
         to_play=state.to_play,
+        crib=state.crib if state.phase is Phase.SHOW and state.shown >= state.rules.players else (),
     )

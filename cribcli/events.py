@@ -133,11 +133,23 @@ class Pegged:
 
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """A hand or the crib was counted at the show; the scores after it."""
+    """A hand or the crib was counted at the show; the scores after it.
+
+    Under muggins, ``claimed`` is what its owner said it was worth: they score that if it
+    is too few (the rest is taken by muggins), or the true count if it is too many.
+    """
 
     seat: int
     show: ShowScore
     scores: tuple[int, ...]
+    claimed: int | None = None
+
+    @property
+    def scored(self) -> int:
+        """The points its owner scores from it."""
+        if self.claimed is None:
+            return self.show.total
+        return min(self.claimed, self.show.total)
 
     def describe(self, names: Sequence[str]) -> str:
         what = "crib" if self.show.is_crib else "hand"

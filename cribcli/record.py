@@ -18,6 +18,7 @@ import tomli_w
 from cribcli.cards import Card, format_cards, parse_cards
 from cribcli.engine import (
     Action,
+    Claim,
     Discard,
     Phase,
     Play,
@@ -86,7 +87,7 @@ def log_document(info: GameInfo, events: Iterable[Event]) -> dict[str, Any]:
         "target": info.rules.target,
         "cut_for_deal": info.rules.cut_for_deal,
         "first_dealer": info.rules.first_dealer,
-    }
+    } | ({"muggins": True} if info.rules.muggins else {})
     doc["seats"] = [
         {"name": seat.name, "player": seat.player} | ({"level": seat.level} if seat.level else {})
         for seat in info.seats
@@ -123,6 +124,9 @@ def log_document(info: GameInfo, events: Iterable[Event]) -> dict[str, Any]:
             current["plays"].append(f"{event.seat} go")
         elif isinstance(event, Pegged | Shown):
             current["points"].append(point_text(event))
+            if isinstance(event, Shown) and event.claimed is not None:
+                what = "crib" if event.show.is_crib else "hand"
+                current.setdefault("claims", []).append(f"{event.seat} {what} {event.claimed}")
         elif isinstance(event, RoundEnded):
             current["scores"] = list(event.scores)
         elif isinstance(event, GameOver):
@@ -143,6 +147,7 @@ _ROUND_KEYS = (
     "crib_card",
     "starter",
     "plays",
+    "claims",
     "points",
     "scores",
 )
@@ -157,7 +162,7 @@ def point_text(event: Played | Pegged | Shown) -> str:
     """One entry of a round's points: ``1 fifteen for 2``, ``0 hand for 12``, ``1 crib for 4``."""
     if isinstance(event, Shown):
         what = "crib" if event.show.is_crib else "hand"
-        return f"{event.seat} {what} for {event.show.total}"
+        return f"{event.seat} {what} for {event.scored}"
     return f"{event.seat} " + ", ".join(item.describe() for item in event.items)
 
 
@@ -184,6 +189,8 @@ class RoundRecord:
     plays: tuple[str, ...]
     points: tuple[str, ...]
     scores: tuple[int, ...] | None
+    claims: tuple[str, ...] = ()
+    """Under muggins: each count its owner claimed, ``SEAT hand|crib POINTS``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +221,7 @@ def loads(text: str) -> GameLog:
             target=_field(rules_doc, "target", int, "rules"),
             cut_for_deal=_field(rules_doc, "cut_for_deal", bool, "rules"),
             first_dealer=_field(rules_doc, "first_dealer", int, "rules"),
+            muggins=rules_doc.get("muggins") is True,
         )
     except LogError:
         raise
@@ -255,6 +263,7 @@ def loads(text: str) -> GameLog:
                 plays=tuple(_strings(round_doc, "plays", where, required=False)),
                 points=tuple(_strings(round_doc, "points", where, required=False)),
                 scores=tuple(scores) if isinstance(scores, list) else None,
+                claims=tuple(_strings(round_doc, "claims", where, required=False)),
             )
         )
     result = doc.get("result")
@@ -362,6 +371,9 @@ def replay(log: GameLog) -> Replay:
                 over = "game" if state.phase is Phase.OVER else "round"
                 raise LogError(f"{here}: the {over} was already over")
             state = _apply(state, Play(seat, card), here, result)
+        for number, entry in enumerate(record.claims, start=1):
+            here = f"{where}, claim {number} (`{entry}`)"
+            state = _apply(state, _claim_entry(entry, here), here, result)
     for record, events in zip(log.rounds, _by_round(result.events), strict=False):
         _check_round(record, events)
     result.state = state
@@ -405,6 +417,18 @@ def _play_entry(entry: str, where: str) -> tuple[int, Card | None]:
     if parts[1].lower() == "go":
         return int(parts[0]), None
     return int(parts[0]), _cards(parts[1], where)[0]
+
+
+def _claim_entry(entry: str, where: str) -> Claim:
+    """A claim ``0 hand 12``: the seat and the points it claimed."""
+    parts = entry.split()
+    if len(parts) != 3 or not parts[0].isdigit() or parts[1] not in ("hand", "crib"):
+        raise LogError(
+            f"{where}: a claim is a seat, `hand` or `crib`, and points, e.g. `0 hand 12`"
+        )
+    if not parts[2].isdigit():
+        raise LogError(f"{where}: `{parts[2]}` is not a number of points")
+    return Claim(int(parts[0]), int(parts[2]))
 
 
 def _expect(where: str, what: str, said: object, given: object) -> None:

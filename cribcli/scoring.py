@@ -310,6 +310,7 @@ class PegKind(Enum):
     GO = "go"
     LAST_CARD = "last card"
     HIS_HEELS = "his heels"
+    MUGGINS = "muggins"
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from cribcli.cards import Card
 from cribcli.engine import (
     Action,
+    Claim,
     Discard,
     Phase,
     Play,
@@ -19,6 +20,7 @@ from cribcli.engine import (
     apply,
     new_game,
     seats_to_act,
+    showing,
     view,
 )
 from cribcli.events import Event
@@ -29,6 +31,9 @@ from cribcli.record import GameInfo, GameLog, dumps, replay
 def next_action(state: State, players: Sequence[Player]) -> Action:
     """Ask the seat the game waits for (the first, during the discard) for its action."""
     seat = seats_to_act(state)[0]
+    if state.phase is Phase.SHOW:
+        # The computer always counts its own hand and crib right.
+        return Claim(seat, showing(state).total)
     seen = view(state, seat)
     if state.phase is Phase.DISCARD:
         return Discard(seat, tuple(players[seat].discard(seen)))

@@ -3,7 +3,7 @@ through the engine with the same computer the command will face."""
 
 from __future__ import annotations
 
-from cribcli.engine import Discard, Phase, Rules, apply, new_game, seats_to_act, view
+from cribcli.engine import Claim, Discard, Phase, Rules, apply, new_game, seats_to_act, view
 from cribcli.events import RoundEnded
 from cribcli.players import EasyPlayer, computer
 from cribcli.session import next_action
@@ -16,12 +16,15 @@ def moves(
     target: int = 121,
     *,
     enter: bool = False,
+    muggins: bool = False,
+    miss: int = 0,
 ) -> list[str]:
     """Every line a person types for a whole game (seat 0 plays like the easy computer).
 
     With ``enter``, an empty line where the REPL says "Press Enter to go on" (after a show).
+    With ``muggins``, the person counts each hand and crib, ``miss`` points short.
     """
-    rules = Rules(players=players, target=target, cut_for_deal=players > 2)
+    rules = Rules(players=players, target=target, cut_for_deal=players > 2, muggins=muggins)
     seats = [EasyPlayer(seed, 0)] + [computer(level, seed, s) for s in range(1, players)]
     state, _ = new_game(rules, seed)
     typed: list[str] = []
@@ -33,7 +36,10 @@ def moves(
                 typed.append("")
                 shown = False
             seen = view(state, 0)
-            if isinstance(action, Discard):
+            if isinstance(action, Claim):
+                action = Claim(0, max(action.points - miss, 0))
+                typed.append(str(action.points))
+            elif isinstance(action, Discard):
                 typed.append(" ".join(str(card) for card in action.cards))
             else:
                 typed.append(str(action.card).lower() if len(seen.plays) % 2 else str(action.card))

@@ -11,6 +11,7 @@ import pytest
 
 from cribcli.cards import Card, deck, parse_cards, shuffled_deck
 from cribcli.engine import (
+    Claim,
     Discard,
     IllegalAction,
     Phase,
@@ -33,6 +34,7 @@ from cribcli.events import (
     GameOver,
     Pegged,
     Played,
+    RoundEnded,
     SaidGo,
     Shown,
     StarterCut,
@@ -362,3 +364,30 @@ def test_illegal_play_changes_nothing() -> None:
         apply(state, Play(0, Card.parse("9H")))
     assert state == before
     assert legal_actions(state) == [Play(0, Card.parse("6C")), Play(0, Card.parse("4C"))]
+
+
+def test_muggins_takes_missed_points_and_overclaims_score_the_truth() -> None:
+    # The go test's round, under muggins. After the play: 3 each. The show counts, by hand:
+    # pone KH QD AS 5D + 8H: K+5, Q+5 = 4. Dealer 9C 10C 5C 3C + 8H: 10+5 (2), a four-card
+    # flush (4), 8-9-10 (3) = 9. Crib AC 2C 4C 6C + 8H: 8+6+A, 8+4+2+A = 4.
+    state = play_state(["9C 10C 5C 3C", "KH QD AS 5D"], dealer=0, starter="8H")
+    state = replace(state, rules=Rules(muggins=True))
+    state, _ = run(state, "1 KH", "0 9C", "1 QD", "1 AS", "0 10C", "1 5D", "0 5C", "0 3C")
+    assert state.phase is Phase.SHOW and state.scores == (3, 3)
+    assert seats_to_act(state) == (1,)
+    with pytest.raises(IllegalAction, match="not your count"):
+        apply(state, Claim(0, 9))
+    with pytest.raises(IllegalAction, match="from 0 to 29, not 30"):
+        apply(state, Claim(1, 30))
+    state, events = apply(state, Claim(1, 2))  # two missed: muggins
+    shown, muggins = events
+    assert isinstance(shown, Shown) and shown.show.total == 4 and shown.scored == 2
+    assert isinstance(muggins, Pegged) and muggins.seat == 0
+    assert muggins.items[0].describe() == "muggins for 2"
+    assert state.scores == (5, 5)
+    state, events = apply(state, Claim(0, 12))  # too many: the true 9 is scored
+    assert state.scores == (14, 5) and len(events) == 1
+    assert view(state, 1).crib == state.crib  # the crib is turned up to be counted
+    state, events = apply(state, Claim(0, 4))
+    assert isinstance(events[-2], RoundEnded) and events[-2].scores == (18, 5)
+    assert isinstance(events[-1], Dealt) and state.phase is Phase.DISCARD

@@ -242,3 +242,32 @@ def test_the_level_is_remembered(cribbage: Run, home: Path) -> None:
     cribbage("play", "--new", stdin="quit\n")
     assert 'level = "hard"' in Places.find(str(home)).save().read_text()
     assert 'level = "hard"' in Places.find(str(home)).settings.read_text()
+
+
+def test_muggins_takes_what_you_miss(cribbage: Run, home: Path) -> None:
+    typed = moves(7, muggins=True, miss=1)
+    result = cribbage("play", "--seed", "7", "--muggins", stdin="\n".join(typed) + "\n")
+    assert result.status == 0, result.err
+    assert "Count your hand, " in result.out
+    assert "Computer: muggins for 1" in result.out
+    assert "You claim " in result.out and ": 1 missed." in result.out
+    log = game_log(home)
+    assert "muggins = true" in log and "claims = [" in log
+    assert replay(loads(log)).finished
+
+
+def test_daily_offers_muggins(cribbage: Run, tmp_path: Path) -> None:
+    typed = moves("daily/2026-12-01", "hard", muggins=True)
+    result = cribbage(
+        "daily",
+        "--date",
+        "2026-12-01",
+        "--muggins",
+        "--data-dir",
+        str(tmp_path),
+        stdin="\n".join(typed) + "\n",
+    )
+    assert result.status == 0, result.err
+    assert "claims" in result.out and "muggins" not in result.out.split("Daily streak")[0].replace(
+        "claims", ""
+    )

@@ -68,6 +68,7 @@ class PlayOptions:
     """Asks for the level on a terminal, given the default."""
     daily: str | None = None
     """The date (YYYY-MM-DD) of a daily game: its own save, seed, level and name."""
+    muggins: bool = False
 
     @property
     def command(self) -> str:
@@ -223,6 +224,7 @@ def _new_session(
         target=61 if options.short else 121,
         cut_for_deal=options.cut or players > 2,
         first_dealer=1,
+        muggins=options.muggins,
     )
     seats = (Seat(options.name, "human"),) + tuple(
         Seat(name, "computer", level) for name in NAMES[players]
@@ -233,15 +235,15 @@ def _new_session(
     return Session.start(info, _computers(info), _saver(save_path, options.log_path))
 
 
-def daily_info(date: str, name: str = "You") -> GameInfo:
+def daily_info(date: str, name: str = "You", muggins: bool = False) -> GameInfo:
     """A day's game: the same seed, rules and computer (hard) for everyone."""
-    rules = Rules()
+    rules = Rules(muggins=muggins)
     seats = (Seat(name, "human"), Seat("Computer", "computer", "hard"))
     return GameInfo(rules, seats, f"daily/{date}", label=f"daily {date}")
 
 
 def _daily_session(date: str, options: PlayOptions, save_path: Path) -> Session:
-    info = daily_info(date, options.name)
+    info = daily_info(date, options.name, options.muggins)
     return Session.start(info, _computers(info), _saver(save_path, options.log_path))
 
 

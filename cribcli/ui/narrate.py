@@ -95,7 +95,14 @@ def narrate(event: Event, table: Table) -> list[str]:
     if isinstance(event, Shown):
         whose = f"{table.whose(event.seat)} {'crib' if event.show.is_crib else 'hand'}"
         lines = show_lines(event.show, style, title=whose)
-        return ["", *lines[:1], *(f"  {line}" for line in lines[1:]), table.scores(event.scores)]
+        claim = [] if event.claimed is None else [claim_line(event, names[event.seat])]
+        return [
+            "",
+            *lines[:1],
+            *(f"  {line}" for line in lines[1:]),
+            *claim,
+            table.scores(event.scores),
+        ]
     if isinstance(event, RoundEnded):
         return ["", f"Scores after round {event.round}: {table.scores(event.scores)}."]
     if isinstance(event, GameOver):
@@ -129,3 +136,14 @@ def possessive(name: str) -> str:
 def says(name: str, verb: str) -> str:
     """``Computer deals``, but ``You deal``."""
     return f"{name} {verb[:-1] if name == 'You' else verb}"
+
+
+def claim_line(event: Shown, name: str) -> str:
+    """Under muggins: what the owner claimed against the true count."""
+    claimed, total = event.claimed, event.show.total
+    said = f"{says(name, 'claims')} {claimed}"
+    if claimed == total:
+        return f"{said}: right."
+    if claimed is not None and claimed < total:
+        return f"{said}: {total - claimed} missed."
+    return f"{said}, but it is {total}: {total} scored."

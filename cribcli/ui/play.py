@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from cribcli.cards import Card, parse_cards
-from cribcli.engine import Discard, Phase, Play, View, playable, view
+from cribcli.engine import Claim, Discard, Phase, Play, View, playable, view
 from cribcli.errors import CribbageError
 from cribcli.events import Dealt, Event, GameOver, RoundEnded, event_json
 from cribcli.session import Session
@@ -105,6 +105,19 @@ class GameUI:
             return f"Put {size} in the crib" if size > 1 else "Put 1 in the crib"
         if seen.phase is Phase.PLAY:
             return f"Your play, count {seen.count}"
+        if seen.phase is Phase.SHOW:
+            style = self.table.style
+            if seen.crib:
+                return (
+                    f"Count your crib, {style.cards(seen.crib)} with {style.card(seen.starter)}"
+                    if seen.starter
+                    else "Count your crib"
+                )
+            return (
+                f"Count your hand, {style.cards(seen.kept)} with {style.card(seen.starter)}"
+                if seen.starter
+                else "Count your hand"
+            )
         return "Game over"
 
     def table_lines(self) -> list[str]:
@@ -141,8 +154,10 @@ class GameUI:
         if not self.my_turn:
             return "it is not your turn"
         try:
-            cards = parse_cards(text)
-            action = self._action(cards)
+            if self.view.phase is Phase.SHOW and text.isdigit():
+                action: Discard | Play | Claim = Claim(self.seat, int(text))
+            else:
+                action = self._action(parse_cards(text))
             events = self.session.act(action)
         except CribbageError as error:
             return str(error)
@@ -151,6 +166,8 @@ class GameUI:
 
     def _action(self, cards: list[Card]) -> Discard | Play:
         seen = self.view
+        if seen.phase is Phase.SHOW:
+            raise CribbageError("type the number of points you count, e.g. 12")
         if seen.phase is Phase.DISCARD:
             return Discard(self.seat, tuple(cards))
         if len(cards) != 1:
@@ -164,6 +181,8 @@ class GameUI:
             return []
         if seen.phase is Phase.DISCARD:
             return [str(card) for card in seen.hand]
+        if seen.phase is not Phase.PLAY:
+            return []
         return [str(card) for card in playable(seen.hand, seen.count)]
 
     # --- commands -------------------------------------------------------------------
@@ -174,7 +193,9 @@ class GameUI:
         from cribcli.players import computer
 
         seen = self.view
-        if seen.phase is Phase.DISCARD:
+        if seen.phase is Phase.SHOW:
+            self.say("No hints at the count: fifteens, pairs, runs, flush, nobs.")
+        elif seen.phase is Phase.DISCARD:
             best = analyse(seen.hand, dealer=seen.is_dealer, players=seen.rules.players)[0]
             self.say(
                 f"Hint: throw {self.table.style.cards(best.discard)}, keep "
