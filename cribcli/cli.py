@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from cribcli.events import Event
     from cribcli.match import GameSummary, Report
     from cribcli.record import GameInfo
+    from cribcli.stats import GameRecord
 
 EXIT_OK = 0
 EXIT_DATA = 1
@@ -357,6 +358,64 @@ def daily(
     except CribbageError as error:
         raise DataError(str(error)) from None
     click.get_current_context().exit(status)
+
+
+STATS_EXAMPLES = """\b
+Examples:
+  cribbage stats
+  cribbage stats --since 2026-12-01
+  cribbage stats --json | jq .per_deal.dealer
+"""
+
+
+@cli.command(epilog=STATS_EXAMPLES)
+@click.option("--since", metavar="YYYY-MM-DD", help="Only games played on or after this date.")
+@click.option("--json", "as_json", is_flag=True, help="Print the history as JSON.")
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Where your games are kept (also: CRIBBAGE_HOME).",
+)
+def stats(since: str | None, as_json: bool, data_dir: str | None) -> None:
+    """Your history, from the logs of your finished games.
+
+    Games played and won by computer level, skunks given and taken, your average points a
+    deal as dealer and as pone from pegging, hand and crib, your best hand and its game,
+    and your daily streak. A log that cannot be read is named on standard error and left
+    out.
+    """
+    from datetime import date
+
+    from cribcli.stats import StatsError, history, read_game
+    from cribcli.store import Places
+    from cribcli.ui.daily import streak
+    from cribcli.ui.render import stats_lines
+
+    if since is not None:
+        try:
+            since = date.fromisoformat(since).isoformat()
+        except ValueError:
+            raise UserError(f"`{since}` is not a date: write it YYYY-MM-DD") from None
+    games = Places.find(data_dir).games
+
+    def records() -> Iterable[GameRecord]:
+        for path in sorted(games.glob("*.toml")):
+            try:
+                yield read_game(path.name, path.read_text(encoding="utf-8"))
+            except (StatsError, OSError, UnicodeDecodeError) as error:
+                click.echo(
+                    f"cribbage: skipping {path}: {getattr(error, 'strerror', None) or error}",
+                    err=True,
+                )
+
+    total = history(records(), since or "")
+    days = streak(games, date.today().isoformat())
+    if as_json:
+        click.echo(json.dumps({**total.as_json(), "daily_streak": days}))
+        return
+    for line in stats_lines(total, days):
+        click.echo(line)
 
 
 REPLAY_EXAMPLES = """\b

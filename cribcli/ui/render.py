@@ -17,6 +17,7 @@ from cribcli.scoring import ShowScore
 if TYPE_CHECKING:
     from cribcli.analysis import DiscardValue
     from cribcli.match import Report
+    from cribcli.stats import History
 
 _RED = "31"
 _BOLD = "1"
@@ -228,3 +229,25 @@ def hand_line(hand: Sequence[Card], count: int | None, style: Style) -> str:
             text = style.faint(f"[{card.ascii() if not style.unicode else card.unicode()}]")
         parts.append(text)
     return " ".join(parts)
+
+
+def stats_lines(history: History, streak: int) -> list[str]:
+    """A player's history for people."""
+    if not history.games:
+        return ["No finished games yet: 'cribbage play' starts one.", f"Daily streak: {streak}."]
+    share = 100 * history.wins / history.games
+    lines = [f"Games: {history.games} played, {history.wins} won ({share:.0f}%)"]
+    for level, (played, won) in sorted(history.by_level.items()):
+        lines.append(f"  against {level}: {played} played, {won} won")
+    lines.append(f"Skunks: {history.skunks_given} given, {history.skunks_taken} taken")
+    lines.append(
+        f"Points a deal        {'deals':>6}{'pegging':>9}{'hand':>7}{'crib':>7}{'total':>7}"
+    )
+    for role in ("dealer", "pone"):
+        v = history.per_deal(role)
+        crib = f"{v['crib']:7.2f}" if role == "dealer" else f"{'':>7}"
+        figures = f"{v['pegging']:9.2f}{v['hand']:7.2f}{crib}{v['total']:7.2f}"
+        lines.append(f"  as {role:<16}{int(v['deals']):>6}{figures}")
+    lines.append(f"Best hand: {history.best_hand} ({history.best_game})")
+    lines.append(f"Daily streak: {streak} day{'s' if streak != 1 else ''} in a row")
+    return lines
