@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
 import click
+import click.shell_completion
 
 from cribcli import __version__
 from cribcli.cards import Card, parse_cards
@@ -46,6 +47,23 @@ class DataError(click.ClickException):
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def complete_cards(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[click.shell_completion.CompletionItem]:
+    """Shell completion of a card: every card starting with what is typed, but none
+    already on the command line."""
+    from cribcli.cards import deck
+
+    typed = {token.upper() for token in ctx.params.get("cards") or ()}
+    if ctx.params.get("starter"):
+        typed.add(str(ctx.params["starter"]).upper())
+    return [
+        click.shell_completion.CompletionItem(str(card))
+        for card in deck()
+        if str(card).startswith(incomplete.upper()) and str(card) not in typed
+    ]
+
+
 def style_options(command: F) -> F:
     """The two options every command that draws cards shares: --ascii and --no-color."""
     command = click.option("--no-color", is_flag=True, help="No colour (also: NO_COLOR set).")(
@@ -76,8 +94,14 @@ Examples:
 
 
 @cli.command(epilog=SCORE_EXAMPLES)
-@click.argument("cards", nargs=-1, metavar="CARDS...")
-@click.option("-s", "--starter", metavar="CARD", help="The starter (the cut card).")
+@click.argument("cards", nargs=-1, metavar="CARDS...", shell_complete=complete_cards)
+@click.option(
+    "-s",
+    "--starter",
+    metavar="CARD",
+    help="The starter (the cut card).",
+    shell_complete=complete_cards,
+)
 @click.option("--crib", is_flag=True, help="Count the cards as a crib (only a 5-card flush).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (one object a hand).")
 @style_options
@@ -551,7 +575,7 @@ Examples:
 
 
 @cli.command("discard-advice", epilog=ADVICE_EXAMPLES)
-@click.argument("cards", nargs=-1, metavar="CARDS...")
+@click.argument("cards", nargs=-1, metavar="CARDS...", shell_complete=complete_cards)
 @click.option("--dealer", "role", flag_value="dealer", help="The crib is yours.")
 @click.option("--pone", "role", flag_value="pone", help="The crib is the other player's.")
 @click.option(

@@ -53,3 +53,23 @@ def test_completion_scripts_are_current(shell: str) -> None:
     )
     script = (ROOT / "completions" / f"cribbage.{shell}").read_text(encoding="utf-8")
     assert done.stdout == script, f"regenerate completions/cribbage.{shell}"
+
+
+def completions(words: list[str], incomplete: str) -> list[tuple[str, str]]:
+    from click.shell_completion import ShellComplete
+
+    complete = ShellComplete(cli, {}, "cribbage", "_CRIBBAGE_COMPLETE")
+    return [(item.type, item.value) for item in complete.get_completions(words, incomplete)]
+
+
+def test_cards_complete_to_cards_never_one_already_typed() -> None:
+    assert completions(["score"], "5") == [("plain", c) for c in ("5C", "5D", "5H", "5S")]
+    assert completions(["score", "5H", "5c"], "5") == [("plain", "5D"), ("plain", "5S")]
+    assert completions(["score"], "10") == [("plain", c) for c in ("10C", "10D", "10H", "10S")]
+    assert ("plain", "KS") in completions(["discard-advice", "5H"], "k")
+
+
+def test_levels_options_and_log_files_complete() -> None:
+    assert completions(["match"], "h") == [("plain", "hard")]
+    assert ("plain", "--level") in completions(["play"], "--le")
+    assert completions(["replay"], "tests/lo") == [("file", "tests/lo")]
