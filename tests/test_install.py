@@ -1,0 +1,53 @@
+"""The package as a user gets it: build the wheel, install it in a fresh virtual
+environment, and run the command from there. A missing file or dependency fails here."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from cribcli import __version__
+from tests.scripted import moves
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.slow
+def test_fresh_install(tmp_path: Path) -> None:
+    dist = tmp_path / "dist"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT)],
+        check=True,
+    )
+    (wheel,) = dist.glob("cribcli-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert any(name.endswith("data/share/man/man1/cribbage.1") for name in names)
+    assert "cribcli/py.typed" in names
+    env_dir = tmp_path / "env"
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    subprocess.run([python, "-m", "pip", "install", "-q", str(wheel)], check=True)
+    cribbage = env_dir / "bin" / "cribbage"
+    version = subprocess.run([cribbage, "--version"], capture_output=True, text=True, check=True)
+    assert version.stdout.strip() == f"cribbage, version {__version__}"
+    scored = subprocess.run(
+        [cribbage, "score", "5H", "5S", "JD", "4C", "--starter", "5D"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert scored.stdout.rstrip().endswith("total 15")
+    played = subprocess.run(
+        [cribbage, "play", "--seed", "7", "--data-dir", str(tmp_path / "home")],
+        input="\n".join(moves(7)) + "\n",
+        capture_output=True,
+        text=True,
+    )
+    assert played.returncode == 0, played.stderr
+    assert "The game's log is in" in played.stdout
+    assert (env_dir / "share" / "man" / "man1" / "cribbage.1").exists()
