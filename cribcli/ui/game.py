@@ -22,6 +22,7 @@ from cribcli.session import Session
 from cribcli.store import (
     Places,
     SaveLock,
+    StoreError,
     archive,
     load_settings,
     read_text,
@@ -127,7 +128,15 @@ def play_game(options: PlayOptions) -> int:
             return EXIT_OK
         date = datetime.now().strftime("%Y-%m-%d")
         name = f"daily-{options.daily}" if options.daily else f"{date}-seed-{session.info.seed}"
-        kept = archive(save_path, places.games, name)
+        try:
+            kept = archive(save_path, places.games, name)
+        except OSError as error:
+            print(
+                f"cribbage: cannot file the finished game ({error.strerror or error}); "
+                f"its log stays in {save_path}",
+                file=sys.stderr,
+            )
+            return EXIT_DATA
         if options.as_json:
             import json
 
@@ -166,7 +175,13 @@ def _saved_session(
         session = Session.resume(log, _computers(log.info), _saver(save_path, options.log_path))
     except CribbageError as error:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        kept = set_aside(save_path, stamp)
+        try:
+            kept = set_aside(save_path, stamp)
+        except OSError as problem:
+            raise StoreError(
+                f"the saved game {save_path} could not be read ({error}) nor moved aside "
+                f"({problem.strerror or problem})"
+            ) from None
         print(
             f"cribbage: the saved game could not be read ({error}); it is kept as {kept} "
             "and a new game starts",
@@ -256,9 +271,24 @@ def _computers(info: GameInfo) -> dict[int, Player]:
 
 
 def _saver(save_path: Path, extra: str | None) -> Callable[[str], None]:
+    """Save after every move. A save that fails (a full disk, a folder made read-only)
+    leaves the last good save as it was; the game goes on, saying so once, and every
+    later move tries again."""
+    failing: set[str] = set()
+
     def save(text: str) -> None:
-        write_atomic(save_path, text)
-        if extra:
-            write_atomic(Path(extra), text)
+        for path in (save_path, *([Path(extra)] if extra else [])):
+            try:
+                write_atomic(path, text)
+                failing.discard(str(path))
+            except OSError as error:
+                if str(path) not in failing:
+                    failing.add(str(path))
+                    reason = error.strerror or str(error)
+                    print(
+                        f"cribbage: cannot save to {path} ({reason}): the game goes on, the "
+                        "last save is kept, and saving is tried again after every move",
+                        file=sys.stderr,
+                    )
 
     return save
