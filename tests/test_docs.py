@@ -73,3 +73,25 @@ def test_levels_options_and_log_files_complete() -> None:
     assert completions(["match"], "h") == [("plain", "hard")]
     assert ("plain", "--level") in completions(["play"], "--le")
     assert completions(["replay"], "tests/lo") == [("file", "tests/lo")]
+
+
+def test_version_has_one_source_and_the_changelog_follows_it() -> None:
+    from cribcli import __version__
+
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert "## [Unreleased]" in changelog
+    if not __version__.endswith(".dev0"):
+        assert f"## [{__version__}]" in changelog
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'dynamic = ["version"]' in pyproject and 'path = "cribcli/__init__.py"' in pyproject
+
+
+def test_every_command_help_ends_with_examples() -> None:
+    from click.testing import CliRunner
+
+    assert isinstance(cli, click.Group)
+    top = CliRunner().invoke(cli, ["--help"]).output
+    for name in cli.commands:
+        assert f"  {name} " in top
+        text = CliRunner().invoke(cli, [name, "--help"]).output
+        assert "Examples:" in text.split("Options:")[-1], name

@@ -129,3 +129,24 @@ def test_a_closed_terminal_or_a_kill_loses_nothing(tmp_path: Path, signal_number
     assert "Carrying on your game" in settle(again)
     again.sendline("quit")
     again.expect(pexpect.EOF)
+
+
+def test_ctrl_c_while_the_computer_plays_saves_and_leaves(tmp_path: Path) -> None:
+    typed = moves(7, enter=True)
+    child = spawn(tmp_path, "--seed", "7", "--level", "normal")  # paced: the computer pauses
+    settle(child)
+    child.sendline(typed[0])  # the discard: then the computer cuts, and the play begins
+    settle(child)
+    child.sendline(typed[1])  # a card: the computer now pauses before it answers
+    time.sleep(0.2)
+    child.sendintr()
+    child.expect("Interrupted: the game is saved")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    log = replay(loads((tmp_path / "save.toml").read_text(encoding="utf-8")))
+    assert any(isinstance(a, Play) and a.seat == 0 for a in log.actions)
+    again = spawn(tmp_path, "--fast")
+    assert "Carrying on your game" in settle(again)
+    again.sendline("quit")
+    again.expect(pexpect.EOF)
