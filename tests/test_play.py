@@ -270,3 +270,14 @@ def test_daily_offers_muggins(cribbage: Run, tmp_path: Path) -> None:
     assert result.status == 0, result.err
     assert "You claim " in result.out and "Count your crib" in result.out
     assert " missed." not in result.out  # every count was right: nothing to take
+
+
+def test_log_option_writes_a_copy_after_every_move(
+    cribbage: Run, home: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "copy" / "game.toml"
+    result = cribbage("play", "--seed", "7", "--log", str(copy), stdin="\n".join(MOVES[:5]))
+    assert result.status == 0
+    assert copy.read_text(encoding="utf-8") == Places.find(str(home)).save().read_text(
+        encoding="utf-8"
+    )
