@@ -98,26 +98,17 @@ class GameUI:
         return self.session.waiting_for == self.seat
 
     def prompt(self) -> str:
-        """What the game waits for: ``Put 2 in the crib`` or ``Your play, count 17``."""
+        """What the game waits for: ``Put 2 in the crib``, ``Your play, count 17``, or
+        (under muggins) ``Count your hand, 5H 5S JD 4C with 5D``."""
         seen = self.view
         if seen.phase is Phase.DISCARD:
-            size = seen.rules.discard_size
-            return f"Put {size} in the crib" if size > 1 else "Put 1 in the crib"
+            return f"Put {seen.rules.discard_size} in the crib"
         if seen.phase is Phase.PLAY:
             return f"Your play, count {seen.count}"
-        if seen.phase is Phase.SHOW:
+        if seen.phase is Phase.SHOW and seen.starter is not None:
             style = self.table.style
-            if seen.crib:
-                return (
-                    f"Count your crib, {style.cards(seen.crib)} with {style.card(seen.starter)}"
-                    if seen.starter
-                    else "Count your crib"
-                )
-            return (
-                f"Count your hand, {style.cards(seen.kept)} with {style.card(seen.starter)}"
-                if seen.starter
-                else "Count your hand"
-            )
+            what, cards = ("crib", seen.crib) if seen.crib else ("hand", seen.kept)
+            return f"Count your {what}, {style.cards(cards)} with {style.card(seen.starter)}"
         return "Game over"
 
     def table_lines(self) -> list[str]:
