@@ -101,8 +101,13 @@ class SaveLock:
         self._stream: IO[str] | None = None
 
     def __enter__(self) -> SaveLock:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        stream = open(self.path, "a+", encoding="utf-8")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            stream = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held until exit
+        except OSError as error:
+            raise StoreError(
+                f"cannot use the folder {self.path.parent} ({error.strerror or error})"
+            ) from None
         try:
             fcntl.flock(stream.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -161,3 +161,14 @@ def test_any_line_at_the_prompt(line: str) -> None:
     with contextlib.suppress(Quit):
         error = ui.handle(line)
         assert error is None or "\n" not in error
+
+
+def test_an_unusable_data_folder_is_one_line(cribbage: Run, tmp_path: Path) -> None:
+    # a file where the folder should be: nothing can be created under it (as a read-only
+    # folder would refuse, even to root)
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    result = cribbage("play", "--seed", "7", "--data-dir", str(blocker / "home"), stdin="quit\n")
+    assert result.status == 1
+    assert result.err.startswith("cribbage: cannot use the folder ")
+    assert result.err.count("\n") == 1
