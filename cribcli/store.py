@@ -103,7 +103,7 @@ class SaveLock:
     def __enter__(self) -> SaveLock:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            stream = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held until exit
+            stream = open(self.path, "a+", encoding="utf-8")
         except OSError as error:
             raise StoreError(
                 f"cannot use the folder {self.path.parent} ({error.strerror or error})"
