@@ -2,16 +2,15 @@
 
 Events carry everything, hidden cards included; who may see what is the reader's business
 (the narration of a live game shows a player only their own cards; a replay shows all).
-Every event can say itself in words (:meth:`describe`) and as JSON (:func:`event_json`),
-with seats named by the ``names`` the reader passes.
+The words a player reads are the narration's (``cribcli.ui.narrate``); the JSON is
+:func:`event_json`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
-from cribcli.cards import Card, format_cards
+from cribcli.cards import Card
 from cribcli.scoring import PegItem, ShowScore
 
 
@@ -22,10 +21,6 @@ class DealerCut:
     cuts: tuple[tuple[int, Card], ...]
     dealer: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        cuts = ", ".join(f"{names[seat]} {card}" for seat, card in self.cuts)
-        return f"Cut for deal: {cuts}. {names[self.dealer]} deals first."
-
 
 @dataclass(frozen=True, slots=True)
 class Dealt:
@@ -35,9 +30,6 @@ class Dealt:
     dealer: int
     hands: tuple[tuple[Card, ...], ...]
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"Round {self.round}: {names[self.dealer]} deals."
-
 
 @dataclass(frozen=True, slots=True)
 class Discarded:
@@ -46,9 +38,6 @@ class Discarded:
     seat: int
     cards: tuple[Card, ...]
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.seat]} puts {format_cards(self.cards)} in the crib."
-
 
 @dataclass(frozen=True, slots=True)
 class CribFromDeck:
@@ -56,18 +45,12 @@ class CribFromDeck:
 
     card: Card
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"The crib's fourth card comes off the deck: {self.card}."
-
 
 @dataclass(frozen=True, slots=True)
 class StarterCut:
     """The starter was turned up."""
 
     starter: Card
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"Starter: {self.starter}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,12 +68,6 @@ class Played:
         """All the points the card made."""
         return sum(item.points for item in self.items)
 
-    def describe(self, names: Sequence[str]) -> str:
-        reasons = ", ".join(item.describe() for item in self.items)
-        return f"{names[self.seat]}: {self.card}, count {self.count}" + (
-            f" ({reasons})." if reasons else "."
-        )
-
 
 @dataclass(frozen=True, slots=True)
 class SaidGo:
@@ -99,18 +76,12 @@ class SaidGo:
     seat: int
     count: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.seat]}: go."
-
 
 @dataclass(frozen=True, slots=True)
 class CountRestarted:
     """The count starts again from 0; ``leader`` lays the first card."""
 
     leader: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"The count starts again; {names[self.leader]} leads."
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,10 +96,6 @@ class Pegged:
     def points(self) -> int:
         """All the points of this event."""
         return sum(item.points for item in self.items)
-
-    def describe(self, names: Sequence[str]) -> str:
-        reasons = ", ".join(item.describe() for item in self.items)
-        return f"{names[self.seat]} pegs {reasons}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,10 +118,6 @@ class Shown:
             return self.show.total
         return min(self.claimed, self.show.total)
 
-    def describe(self, names: Sequence[str]) -> str:
-        what = "crib" if self.show.is_crib else "hand"
-        return f"{names[self.seat]}'s {what}: {self.show.total}."
-
 
 @dataclass(frozen=True, slots=True)
 class RoundEnded:
@@ -162,9 +125,6 @@ class RoundEnded:
 
     round: int
     scores: tuple[int, ...]
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"End of round {self.round}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,9 +134,6 @@ class GameOver:
     winner: int
     scores: tuple[int, ...]
     skunks: tuple[str, ...]
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.winner]} wins."
 
 
 Event = (
