@@ -95,3 +95,20 @@ def test_every_command_help_ends_with_examples() -> None:
         assert f"  {name} " in top
         text = CliRunner().invoke(cli, [name, "--help"]).output
         assert "Examples:" in text.split("Options:")[-1], name
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+def test_bash_completes_cards_for_real(tmp_path: Path) -> None:
+    """Source the committed bash script and ask it, as bash does on Tab."""
+    shim = tmp_path / "cribbage"
+    shim.write_text(f'#!/bin/sh\nexec {sys.executable} -m cribcli "$@"\n')
+    shim.chmod(0o755)
+    script = (
+        f"source {ROOT / 'completions' / 'cribbage.bash'}\n"
+        "COMP_WORDS=(cribbage score 5H 5); COMP_CWORD=3\n"
+        "_cribbage_completion cribbage\n"
+        'echo "${COMPREPLY[*]}"\n'
+    )
+    env = {**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}"}
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env)
+    assert done.stdout.split() == ["5C", "5D", "5S"], done.stderr
