@@ -74,6 +74,31 @@ def style_options(command: F) -> F:
     )(command)
 
 
+def game_input_options(command: F) -> F:
+    """Where a game's moves come from and where it lives: --script, --json, --data-dir."""
+    for option in reversed(
+        (
+            click.option(
+                "--script",
+                type=click.File("r", encoding="utf-8"),
+                metavar="FILE",
+                help="Read moves from FILE, one a line, as from a pipe.",
+            ),
+            click.option(
+                "--json", "as_json", is_flag=True, help="Line mode: one JSON event a line."
+            ),
+            click.option(
+                "--data-dir",
+                type=click.Path(file_okay=False),
+                metavar="DIR",
+                help="Keep saves, games and settings in DIR (also: CRIBBAGE_HOME).",
+            ),
+        )
+    ):
+        command = option(command)
+    return command
+
+
 @click.group(
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog="Run 'cribbage COMMAND --help' for a command's options and examples.",
@@ -221,19 +246,7 @@ LEVEL_CHOICE = click.Choice(["easy", "normal", "hard"])
     metavar="PATH",
     help="Also write the game's log here, after every move.",
 )
-@click.option(
-    "--script",
-    type=click.File("r", encoding="utf-8"),
-    metavar="FILE",
-    help="Read moves from FILE, one a line, as from a pipe.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Line mode: one JSON event a line.")
-@click.option(
-    "--data-dir",
-    type=click.Path(file_okay=False),
-    metavar="DIR",
-    help="Keep saves, games and settings in DIR (also: CRIBBAGE_HOME).",
-)
+@game_input_options
 def play(
     level: str | None,
     seed: str | None,
@@ -313,19 +326,7 @@ Examples:
 @click.option("--name", default="You", show_default=True, help="Your name at the table.")
 @style_options
 @click.option("--fast", is_flag=True, help="No pause between the computer's moves.")
-@click.option(
-    "--script",
-    type=click.File("r", encoding="utf-8"),
-    metavar="FILE",
-    help="Read moves from FILE, one a line, as from a pipe.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Line mode: one JSON event a line.")
-@click.option(
-    "--data-dir",
-    type=click.Path(file_okay=False),
-    metavar="DIR",
-    help="Keep saves, games and settings in DIR (also: CRIBBAGE_HOME).",
-)
+@game_input_options
 def daily(
     day: str | None,
     share: bool,
