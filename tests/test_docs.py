@@ -112,3 +112,31 @@ def test_bash_completes_cards_for_real(tmp_path: Path) -> None:
     env = {**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}"}
     done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env)
     assert done.stdout.split() == ["5C", "5D", "5S"], done.stderr
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
+def test_zsh_completes_cards_for_real(tmp_path: Path) -> None:
+    shim = tmp_path / "cribbage"
+    shim.write_text(f'#!/bin/sh\nexec {sys.executable} -m cribcli "$@"\n')
+    shim.chmod(0o755)
+    script = (
+        "autoload -U compinit; compinit -u\n"
+        f"source {ROOT / 'completions' / 'cribbage.zsh'}\n"
+        "words=(cribbage score 5H 5); CURRENT=4\n"
+        'compadd() { print -l -- "${(@P)${@[-1]}}"; }\n'  # what zsh would offer
+        "_cribbage_completion\n"
+    )
+    env = {**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}", "HOME": str(tmp_path)}
+    done = subprocess.run(["zsh", "-c", script], capture_output=True, text=True, env=env)
+    assert done.stdout.split() == ["5C", "5D", "5S"], done.stderr
+
+
+@pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
+def test_fish_completes_cards_for_real(tmp_path: Path) -> None:
+    shim = tmp_path / "cribbage"
+    shim.write_text(f'#!/bin/sh\nexec {sys.executable} -m cribcli "$@"\n')
+    shim.chmod(0o755)
+    script = f"source {ROOT / 'completions' / 'cribbage.fish'}; complete -C 'cribbage score 5H 5'"
+    env = {**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}", "HOME": str(tmp_path)}
+    done = subprocess.run(["fish", "-c", script], capture_output=True, text=True, env=env)
+    assert done.stdout.split() == ["5C", "5D", "5S"], done.stderr
