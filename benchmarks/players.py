@@ -5,11 +5,11 @@ Run: python benchmarks/players.py [GAMES]   (prints figures; nothing is asserted
 
 from __future__ import annotations
 
-import shutil
 import statistics
-import subprocess
 import sys
 import time
+
+from command import cribbage, report_wall_time
 
 from cribcli.analysis import analyse
 from cribcli.cards import parse_cards
@@ -67,18 +67,9 @@ def decision_times(games: int) -> None:
 
 
 def advice_command_time() -> None:
-    command = shutil.which("cribbage")
-    argv = [command] if command else [sys.executable, "-m", "cribcli"]
-    argv += ["discard-advice", "5H", "5S", "JD", "4C", "2S", "KH", "--dealer"]
-    times = []
-    for _ in range(15):
-        start = time.perf_counter()
-        subprocess.run(argv, check=True, capture_output=True)
-        times.append(time.perf_counter() - start)
-    print(
-        f"`cribbage discard-advice ...` wall time: "
-        f"median {1000 * statistics.median(times):.0f} ms, "
-        f"best {1000 * min(times):.0f} ms over {len(times)} runs"
+    report_wall_time(
+        "cribbage discard-advice ...",
+        cribbage("discard-advice", "5H", "5S", "JD", "4C", "2S", "KH", "--dealer"),
     )
 
 

@@ -5,12 +5,10 @@ Run: python benchmarks/scoring.py   (prints figures; nothing is asserted)
 
 from __future__ import annotations
 
-import shutil
-import statistics
-import subprocess
-import sys
 import time
 from itertools import combinations, islice
+
+from command import cribbage, report_wall_time
 
 from cribcli.cards import deck
 from cribcli.scoring import rank_table, score_show, show_distribution, show_total
@@ -52,17 +50,8 @@ def main() -> None:
     print(
         f"distribution of all 12,994,800 deals, hand and crib: {time.perf_counter() - start:.2f} s"
     )
-    command = shutil.which("cribbage")
-    argv = [command] if command else [sys.executable, "-m", "cribcli"]
-    argv += ["score", "5H", "5S", "JD", "4C", "--starter", "5D"]
-    times = []
-    for _ in range(15):
-        start = time.perf_counter()
-        subprocess.run(argv, check=True, capture_output=True)
-        times.append(time.perf_counter() - start)
-    print(
-        f"`cribbage score ...` wall time: median {1000 * statistics.median(times):.0f} ms, "
-        f"best {1000 * min(times):.0f} ms over {len(times)} runs"
+    report_wall_time(
+        "cribbage score ...", cribbage("score", "5H", "5S", "JD", "4C", "--starter", "5D")
     )
 
 

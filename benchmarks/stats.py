@@ -15,6 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from command import cribbage
+
 from cribcli.engine import Rules
 from cribcli.players import computer
 from cribcli.record import GameInfo, Seat, dumps
@@ -37,9 +39,7 @@ def main(count: int) -> None:
         texts.append(dumps(info, events))
     for i in range(count):
         (games / f"game-{i:05}.toml").write_text(texts[i % len(texts)], encoding="utf-8")
-    command = shutil.which("cribbage")
-    argv = [command] if command else [sys.executable, "-m", "cribcli"]
-    argv += ["stats", "--data-dir", str(folder)]
+    argv = cribbage("stats", "--data-dir", str(folder))
     times = []
     for _ in range(3):
         start = time.perf_counter()

@@ -1,0 +1,28 @@
+"""Timing a whole `cribbage` command, Python start-up included (used by the other scripts)."""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+
+def cribbage(*args: str) -> list[str]:
+    """The command line to run cribbage with ``args`` (the installed command if there is one)."""
+    command = shutil.which("cribbage")
+    return [*([command] if command else [sys.executable, "-m", "cribcli"]), *args]
+
+
+def report_wall_time(label: str, argv: list[str], runs: int = 15) -> None:
+    """Run ``argv`` ``runs`` times and print the median and best wall time."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    print(
+        f"`{label}` wall time: median {1000 * statistics.median(times):.0f} ms, "
+        f"best {1000 * min(times):.0f} ms over {runs} runs"
+    )
