@@ -25,9 +25,9 @@ from cribcli.players.normal import NormalPlayer, pile_ranks, unseen_by
 from cribcli.players.pegging import LIMIT, after_play, points, value
 from cribcli.scoring import rank_key, rank_table, show_total
 
-CRIB_DEALS = 48
+CRIB_DEALS = 24
 """Hands dealt to the other player, in its head, to see what it throws."""
-PLAY_DEALS = 150
+PLAY_DEALS = 60
 """Hands dealt to the other player, in its head, for the search of the play."""
 
 
