@@ -158,7 +158,7 @@ def score(
     if as_json:
         click.echo(json.dumps(result.as_json()))
         return
-    style = decide_style(sys.stdout, ascii_only=ascii_only, color=False if no_color else None)
+    style = decide_style(sys.stdout, ascii_only=ascii_only, no_color=no_color)
     for line in show_lines(result, style):
         click.echo(line)
 
@@ -515,7 +515,7 @@ def replay(
     table = Table(
         info.rules,
         tuple(seat.name for seat in info.seats),
-        decide_style(sys.stdout, ascii_only=ascii_only, color=False if no_color else None),
+        decide_style(sys.stdout, ascii_only=ascii_only, no_color=no_color),
     )
     if not as_json and round_number is None:
         click.echo(_game_title(info))
@@ -639,7 +639,7 @@ def discard_advice(
     if as_json:
         click.echo(json.dumps([value.as_json(need) for value in shown]))
         return
-    style = decide_style(sys.stdout, ascii_only=ascii_only, color=False if no_color else None)
+    style = decide_style(sys.stdout, ascii_only=ascii_only, no_color=no_color)
     for line in advice_lines(shown, role == "dealer", style, need=need):
         click.echo(line)
     click.echo(f"Crib model: {CRIB_MODEL}.")

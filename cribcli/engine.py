@@ -10,7 +10,6 @@ starting again, the starter, the show, the next deal. Seats sit clockwise, numbe
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from itertools import combinations
@@ -564,20 +563,6 @@ def _maybe_won(state: State, seat: int, events: list[Event]) -> State:
 
 def _with(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return values[:index] + (value,) + values[index + 1 :]
-
-
-# --- replaying ---------------------------------------------------------------------------
-
-
-def play_out(
-    rules: Rules, seed: int | str, actions: list[Action]
-) -> Iterator[tuple[State, list[Event]]]:
-    """Fold the actions over a new game: the first state and events, then one pair an action."""
-    state, events = new_game(rules, seed)
-    yield state, events
-    for action in actions:
-        state, events = apply(state, action)
-        yield state, events
 
 
 # --- what one seat may know -------------------------------------------------------------

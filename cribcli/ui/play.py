@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from cribcli.cards import Card, parse_cards
 from cribcli.engine import Claim, Discard, Phase, Play, View, playable, view
 from cribcli.errors import CribbageError
-from cribcli.events import Dealt, Event, GameOver, RoundEnded, event_json
+from cribcli.events import Dealt, Event, RoundEnded, event_json
 from cribcli.session import Session
 from cribcli.ui.narrate import Table, narrate, says
 from cribcli.ui.render import hand_line, score_bar
@@ -245,9 +245,3 @@ COMMANDS = {
         Command("quit", "save the game and leave (cribbage play resumes it)", GameUI.quit),
     )
 }
-
-
-def game_over(ui: GameUI) -> GameOver | None:
-    """The game's end, if it has come."""
-    last = ui.session.events[-1] if ui.session.events else None
-    return last if isinstance(last, GameOver) else None

@@ -94,9 +94,12 @@ def decide_unicode(
     return True
 
 
-def decide_style(stream: TextIO, *, ascii_only: bool = False, color: bool | None = None) -> Style:
-    """The style for output to ``stream``."""
-    return Style(unicode=decide_unicode(stream, ascii_only), color=decide_color(stream, color))
+def decide_style(
+    stream: TextIO, *, ascii_only: bool = False, no_color: bool = False, color: bool | None = None
+) -> Style:
+    """The style for output to ``stream``; --no-color wins over everything else."""
+    chosen = False if no_color else color
+    return Style(unicode=decide_unicode(stream, ascii_only), color=decide_color(stream, chosen))
 
 
 def _isatty(stream: TextIO) -> bool:
