@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from cribcli.cards import Card, deck
 from cribcli.engine import Discard, Phase, Play, Rules, State, apply, legal_actions, new_game, view
-from cribcli.events import Shown
+from cribcli.events import GameOver, Shown
 from cribcli.players import LEVELS, computer
-from cribcli.players.pegging import after_play, outcome, points
+from cribcli.players import odds
+from cribcli.players.pegging import after_play, outcome, points, win_chance
 from cribcli.record import GameInfo, Seat
 from cribcli.session import next_action, run_game
 
@@ -74,6 +75,75 @@ def test_search_equals_minimax_over_the_engine(cards: list[Card], dealer: int) -
     theirs = tuple(sorted(c.rank for c in hands[dealer]))
     fast = max(after_play(r, mine, theirs, (), 0, False) for r in set(mine))
     assert fast == engine_best(state) == outcome(mine, theirs, (), 0, False, False, False)
+
+
+def engine_win(state: State, shows: tuple[int, int]) -> float:
+    """Minimax over the engine itself, both playing to win: the chance the seat to play
+    wins the game, with the shows to come given (``shows[seat]``, hand and crib)."""
+
+    @cache
+    def best(state: State) -> float:
+        seat = state.to_play
+        assert seat is not None
+        results = []
+        for action in legal_actions(state):
+            after, events = apply(state, action)
+            shown = [e for e in events if isinstance(e, Shown)]
+            over = [e for e in events if isinstance(e, GameOver)]
+            if over and not shown:  # home in the play
+                results.append(1.0 if over[0].winner == seat else 0.0)
+            elif shown:  # the play is over: its scores, without the show's
+                pegged = [
+                    after.scores[s] - sum(e.show.total for e in shown if e.seat == s)
+                    for s in (0, 1)
+                ]
+                needs = [state.rules.target - points for points in pegged]
+                results.append(
+                    odds.after_play(
+                        needs[seat],
+                        needs[1 - seat],
+                        shows[seat],
+                        shows[1 - seat],
+                        seat == state.dealer,
+                    )
+                )
+            else:
+                assert after.to_play is not None
+                rest = best(after)
+                results.append(rest if after.to_play == seat else 1 - rest)
+        return max(results)
+
+    return best(state)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.permutations(deck()),
+    st.integers(0, 1),
+    st.tuples(st.integers(1, 12), st.integers(1, 12)),
+    st.tuples(st.integers(0, 24), st.integers(0, 24)),
+)
+def test_search_to_win_equals_minimax_over_the_engine(
+    cards: list[Card], dealer: int, needs: tuple[int, int], shows: tuple[int, int]
+) -> None:
+    hands = (tuple(cards[:4]), tuple(cards[4:8]))
+    pone = 1 - dealer
+    state = start_of_play(hands, dealer)
+    state = replace(state, scores=(121 - needs[0], 121 - needs[1]))
+    mine = tuple(sorted(c.rank for c in hands[pone]))
+    theirs = tuple(sorted(c.rank for c in hands[dealer]))
+    fast = win_chance(
+        mine,
+        theirs,
+        (),
+        0,
+        False,
+        False,
+        False,
+        (needs[pone], needs[dealer]),
+        (shows[pone], shows[dealer], False),
+    )
+    assert fast == pytest.approx(engine_win(state, shows), abs=1e-12)
 
 
 def test_points_on_ranks() -> None:

@@ -6,9 +6,15 @@ two cards that keep its best hand), not only against random cards, and it weighs
 kept cards will peg. In the play (two players) it deals the other player many hands that
 fit everything seen so far (the cards laid, and every go: a go means each card then held
 would have passed 31), plays the rest of the play out against each with both sides at
-their best, and lays the card with the best average. Near the end it takes a sure point
-that wins over anything that only scores more on average. With three or four players it
-pegs like the normal computer.
+their best, and lays the card with the best average.
+
+Near the end (either side within :data:`ENDGAME` points) it plays to win, not for points:
+it takes a sure point that wins; it discards for the best chance of winning (the chance of
+each score its hand can make, against the pegging, hand and crib a deal usually brings:
+:mod:`cribcli.players.odds`); and it searches the play for the card that wins most often,
+each side playing to win, the shows after it counted in order (the pone first). Among
+cards that win equally often it takes the one worth most points. With three or four
+players it pegs like the normal computer.
 """
 
 from __future__ import annotations
@@ -18,17 +24,20 @@ from collections.abc import Iterable
 from functools import lru_cache
 from itertools import combinations
 
-from cribcli.analysis import analyse
+from cribcli.analysis import DiscardValue, analyse
 from cribcli.cards import Card, SeededStream
 from cribcli.engine import View
+from cribcli.players import odds
 from cribcli.players.normal import NormalPlayer, pile_ranks, unseen_by
-from cribcli.players.pegging import LIMIT, after_play, points, value
+from cribcli.players.pegging import LIMIT, after_play, lay_chance, points, value
 from cribcli.scoring import rank_key, rank_table, show_total
 
 CRIB_DEALS = 24
 """Hands dealt to the other player, in its head, to see what it throws."""
 PLAY_DEALS = 60
 """Hands dealt to the other player, in its head, for the search of the play."""
+ENDGAME = 60
+"""Within this many points of the end (either side), it plays to win, not for points."""
 
 
 class HardPlayer(NormalPlayer):
@@ -42,13 +51,14 @@ class HardPlayer(NormalPlayer):
         )
 
     def discard(self, view: View) -> tuple[Card, ...]:
-        """The discard with the best hand, likely crib and pegging, taken together."""
+        """The discard with the best hand, likely crib and pegging, taken together; near
+        the end, the one most likely to win."""
         values = analyse(view.hand, dealer=view.is_dealer, players=view.rules.players)
         if view.rules.players != 2:
             return values[0].discard
         unseen = unseen_by(view)
         throws = self._likely_throws(view, unseen)
-        best: tuple[float, tuple[Card, ...]] | None = None
+        options = []
         for option in values[:8]:  # the rest are far behind on exact value
             crib = _crib_against(option.discard, throws, unseen)
             # Half the crib from the other's likely throws, half the exact uniform model:
@@ -56,10 +66,18 @@ class HardPlayer(NormalPlayer):
             crib = (crib + option.crib) / 2
             net = option.hand + (crib if view.is_dealer else -crib)
             net += pegging_value(option.keep, view.is_dealer)
-            if best is None or net > best[0]:
-                best = (net, option.discard)
-        assert best is not None
-        return best[1]
+            options.append((net, crib, option))
+        mine, theirs = needs(view)
+        if min(mine, theirs) <= ENDGAME:
+            typical = odds.typical_crib()
+
+            def chance(net: float, crib: float, option: DiscardValue) -> float:
+                hand = odds.spread([dict(option.hand_scores).get(n, 0.0) for n in range(30)])
+                crib_spread = odds.shifted(typical, crib - odds.mean(typical))
+                return odds.deal_chance(mine, theirs, view.is_dealer, hand, crib_spread)
+
+            return max(options, key=lambda o: (round(chance(*o), 6), o[0]))[2].discard
+        return max(options, key=lambda o: o[0])[2].discard
 
     def _likely_throws(self, view: View, unseen: list[Card]) -> list[tuple[Card, ...]]:
         """What the other player might throw: deal it hands and keep its best four."""
@@ -79,29 +97,68 @@ class HardPlayer(NormalPlayer):
         options = view.playable()
         if len(options) == 1 or view.rules.players != 2:
             return super().play(view)
-        needed = view.rules.target - view.scores[view.rules.side_of(view.seat)]
+        mine, theirs = needs(view)
         pile = pile_ranks(view)
         winners = [
-            c for c in options if points(pile + (c.rank,), view.count + value(c.rank)) >= needed
+            c for c in options if points(pile + (c.rank,), view.count + value(c.rank)) >= mine
         ]
         if winners:
             return winners[0]
         samples = self._sample_hands(view)
         if not samples:
             return super().play(view)
-        other = 1 - view.seat
-        other_out = other in view.passed
-        mine = tuple(sorted(card.rank for card in view.hand))
-        totals: Counter[int] = Counter()
+        other_out = (1 - view.seat) in view.passed
+        held = tuple(sorted(card.rank for card in view.hand))
         ranks = sorted({card.rank for card in options})
-        for theirs, weight in samples.items():
+        if min(mine, theirs) <= ENDGAME:
+            ranks = self._likeliest_wins(view, samples, ranks)
+        hands: Counter[tuple[int, ...]] = Counter()
+        for (their_held, _), weight in samples.items():
+            hands[their_held] += weight
+        totals: Counter[int] = Counter()
+        for their_held, weight in hands.items():
             for rank in ranks:
-                totals[rank] += weight * after_play(rank, mine, theirs, pile, view.count, other_out)
+                totals[rank] += weight * after_play(
+                    rank, held, their_held, pile, view.count, other_out
+                )
         best_rank = max(ranks, key=lambda rank: (totals[rank], -rank))
         return next(card for card in options if card.rank == best_rank)
 
-    def _sample_hands(self, view: View) -> Counter[tuple[int, ...]]:
-        """Hands the other player could hold, as ranks, with how likely each is.
+    def _likeliest_wins(
+        self,
+        view: View,
+        samples: Counter[tuple[tuple[int, ...], tuple[int, ...]]],
+        ranks: list[int],
+    ) -> list[int]:
+        """The ranks that win the game most often, playing to win against each sample."""
+        assert view.starter is not None
+        starter = view.starter.rank
+        table = rank_table()
+        my_show = show_total(view.kept, view.starter)
+        thrown = tuple(card.rank for card in view.discards)
+        laid = tuple(card.rank for seat, card in view.plays if seat != view.seat)
+        held = tuple(sorted(card.rank for card in view.hand))
+        pile = pile_ranks(view)
+        other_out = (1 - view.seat) in view.passed
+        chances = dict.fromkeys(ranks, 0.0)
+        for (their_held, their_thrown), weight in samples.items():
+            their_show = table[rank_key((*laid, *their_held, starter))]
+            crib = table[rank_key((*thrown, *their_thrown, starter))]
+            shows = (
+                (my_show + crib, their_show, True)
+                if view.is_dealer
+                else (my_show, their_show + crib, False)
+            )
+            for rank in ranks:
+                chances[rank] += weight * lay_chance(
+                    rank, held, their_held, pile, view.count, other_out, needs(view), shows
+                )
+        best = max(chances.values())
+        return [rank for rank in ranks if chances[rank] >= best - 1e-9 * sum(samples.values())]
+
+    def _sample_hands(self, view: View) -> Counter[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Hands the other player could hold and what it threw, as ranks, with how likely
+        each is.
 
         Each is drawn to fit every go it said, with two more unseen cards for what it
         threw; a hand it would have kept from those six (its best four, by ranks) counts
@@ -109,8 +166,6 @@ class HardPlayer(NormalPlayer):
         """
         other = 1 - view.seat
         size = view.held[other]
-        if size == 0:
-            return Counter({(): 1})
         # A go at count c means every card it held then (so every card it holds now) had a
         # value over 31 - c.
         floor = max((LIMIT - count for seat, count in view.gos if seat == other), default=0)
@@ -120,7 +175,7 @@ class HardPlayer(NormalPlayer):
             return Counter()
         laid = tuple(card.rank for seat, card in view.plays if seat == other)
         stream = self._stream(view, "play")
-        samples: Counter[tuple[int, ...]] = Counter()
+        samples: Counter[tuple[tuple[int, ...], tuple[int, ...]]] = Counter()
         for _ in range(PLAY_DEALS):
             stream.shuffle(pool)
             held = pool[:size]
@@ -128,11 +183,22 @@ class HardPlayer(NormalPlayer):
             first = stream.below(len(rest))
             second = stream.below(len(rest) - 1)
             second += second >= first  # two different cards
+            thrown = (rest[first].rank, rest[second].rank)
             kept = laid + tuple(card.rank for card in held)
-            six = (*kept, rest[first].rank, rest[second].rank)
-            likely = sorted(max(combinations(six, 4), key=kept_value)) == sorted(kept)
-            samples[tuple(sorted(card.rank for card in held))] += 10 if likely else 1
+            likely = sorted(max(combinations(kept + thrown, 4), key=kept_value)) == sorted(kept)
+            samples[tuple(sorted(card.rank for card in held)), tuple(sorted(thrown))] += (
+                10 if likely else 1
+            )
         return samples
+
+
+def needs(view: View) -> tuple[int, int]:
+    """The points this seat's side still needs, and the other side's (two players)."""
+    side = view.rules.side_of(view.seat)
+    return (
+        view.rules.target - view.scores[side],
+        view.rules.target - view.scores[1 - side],
+    )
 
 
 @lru_cache(maxsize=4096)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from cribcli.players import odds
+
 LIMIT = 31
 
 
@@ -93,3 +95,105 @@ def _new_count(leader: tuple[int, ...], other: tuple[int, ...]) -> int:
     if not leader:
         return -outcome(other, leader, (), 0, False, False, False) if other else 0
     return outcome(leader, other, (), 0, False, False, False)
+
+
+Shows = tuple[int, int, bool]
+"""What the play is for near the end: the mover's show, the other's show (hand, and crib
+for the dealer), and whether the mover deals."""
+
+
+def _swap(needs: tuple[int, int], shows: Shows) -> tuple[tuple[int, int], Shows]:
+    return (needs[1], needs[0]), (shows[1], shows[0], not shows[2])
+
+
+@lru_cache(maxsize=200_000)
+def win_chance(
+    mover: tuple[int, ...],
+    other: tuple[int, ...],
+    pile: tuple[int, ...],
+    count: int,
+    mover_out: bool,
+    other_out: bool,
+    other_laid_last: bool,
+    needs: tuple[int, int],
+    shows: Shows,
+) -> float:
+    """The rest of the play, both sides playing to win: the mover's chance of winning the
+    game, needing ``needs[0]`` (the other ``needs[1]``); a side home in the play wins at
+    once, and after it the shows decide (:func:`cribcli.players.odds.after_play`)."""
+    if not mover and not other:
+        if pile and count != LIMIT:
+            return _scored(1, not other_laid_last, needs, shows)
+        return after_show(needs, shows)
+    options = [] if mover_out else sorted({r for r in mover if count + value(r) <= LIMIT})
+    if not options:
+        other_can = not other_out and any(count + value(r) <= LIMIT for r in other)
+        if other_can:
+            swapped = _swap(needs, shows)
+            return 1 - win_chance(
+                other, mover, pile, count, other_out, True, not other_laid_last, *swapped
+            )
+        point = 0 if count in (0, LIMIT) or not pile else 1
+        if other_laid_last:
+            needs = (needs[0], needs[1] - point)
+            if needs[1] <= 0:
+                return 0.0
+            return _new_count_chance(mover, other, needs, shows)
+        needs = (needs[0] - point, needs[1])
+        if needs[0] <= 0:
+            return 1.0
+        return 1 - _new_count_chance(other, mover, *_swap(needs, shows))
+    return max(
+        lay_chance(rank, mover, other, pile, count, other_out, needs, shows) for rank in options
+    )
+
+
+def lay_chance(
+    rank: int,
+    mover: tuple[int, ...],
+    other: tuple[int, ...],
+    pile: tuple[int, ...],
+    count: int,
+    other_out: bool,
+    needs: tuple[int, int],
+    shows: Shows,
+) -> float:
+    """The mover lays ``rank``, then both play to win: the mover's chance of winning."""
+    new_pile = pile + (rank,)
+    new_count = count + value(rank)
+    gained = points(new_pile, new_count)
+    if gained >= needs[0]:
+        return 1.0
+    needs = (needs[0] - gained, needs[1])
+    rest = _without(mover, rank)
+    if new_count == LIMIT:
+        if other:
+            return 1 - _new_count_chance(other, rest, *_swap(needs, shows))
+        return _new_count_chance(rest, other, needs, shows)
+    swapped = _swap(needs, shows)
+    return 1 - win_chance(other, rest, new_pile, new_count, other_out, False, True, *swapped)
+
+
+def _scored(point: int, mover_scores: bool, needs: tuple[int, int], shows: Shows) -> float:
+    """The last card's point, then the shows."""
+    if mover_scores:
+        needs = (needs[0] - point, needs[1])
+        return 1.0 if needs[0] <= 0 else after_show(needs, shows)
+    needs = (needs[0], needs[1] - point)
+    return 0.0 if needs[1] <= 0 else after_show(needs, shows)
+
+
+def _new_count_chance(
+    leader: tuple[int, ...], other: tuple[int, ...], needs: tuple[int, int], shows: Shows
+) -> float:
+    """A fresh count led by ``leader`` (or by the other if the leader has no cards)."""
+    if not leader:
+        if not other:
+            return after_show(needs, shows)
+        return 1 - win_chance(other, leader, (), 0, False, False, False, *_swap(needs, shows))
+    return win_chance(leader, other, (), 0, False, False, False, needs, shows)
+
+
+def after_show(needs: tuple[int, int], shows: Shows) -> float:
+    """The play is over: the mover's chance of winning from the shows on."""
+    return odds.after_play(needs[0], needs[1], shows[0], shows[1], shows[2])

@@ -1,0 +1,222 @@
+"""The chance of winning the game from a score, for playing to the score near the end.
+
+How many points a deal gives (each side's pegging, the pone's hand, the dealer's hand, the
+crib) is taken from many computer games (``tools/deal_odds.py`` printed the counts below).
+From those, a table gives the chance that the dealer of the next deal wins, for every pair
+of points still needed: the pegging comes first (the dealer's taken first in the rare deal
+where both could peg out), then the pone's hand, then the dealer's hand and crib, and if
+nobody is home the deal passes. Sources are taken as independent, except that a deal
+never pegs nothing for both (the last card always scores).
+
+The hard computer uses it in the last deals: to choose the discard with the best chance of
+winning rather than the most points, and to search the play for the card that wins most
+often.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache, lru_cache
+
+Spread = tuple[float, ...]
+"""A score's chances: ``spread[points]``."""
+
+# How many of 32414 deals of normal against normal (tools/deal_odds.py)
+# scored 0, 1, 2, ... points from each source.
+# fmt: off
+DEALER_PEGGING = (
+    0, 6664, 5753, 6912, 5098, 3566, 1812, 1102, 574, 402, 260, 101, 79, 12, 15, 26, 12, 14,
+    2, 4, 2, 4
+)
+PONE_PEGGING = (
+    6931, 9765, 5269, 5246, 1895, 898, 998, 737, 303, 194, 105, 33, 8, 6, 6, 14, 1, 4, 0, 0, 1
+)
+PONE_HAND = (
+    131, 18, 1476, 437, 3974, 1206, 5054, 2298, 6136, 2177, 2715, 497, 3277, 263, 1067, 141,
+    935, 210, 62, 0, 174, 52, 11, 5, 96, 0, 0, 0, 2
+)
+DEALER_HAND = (
+    217, 7, 2081, 564, 3824, 1126, 5089, 2076, 5680, 2047, 2856, 487, 3284, 234, 1059, 170,
+    1009, 234, 53, 0, 165, 51, 8, 2, 90, 0, 0, 0, 1
+)
+CRIB = (
+    2536, 202, 7863, 1304, 6722, 1766, 4500, 1508, 2752, 693, 974, 81, 996, 47, 161, 29, 199,
+    21, 7, 0, 31, 7, 0, 0, 15
+)
+# fmt: on
+
+GAME = 121
+"""The longest game the table covers; a longer need is read as this one."""
+
+
+def spread(counts: Sequence[float]) -> Spread:
+    """Counts (or weights) of each score as chances."""
+    total = sum(counts)
+    return tuple(count / total for count in counts)
+
+
+def combined(first: Spread, second: Spread) -> Spread:
+    """The spread of the sum of two independent scores."""
+    out = [0.0] * (len(first) + len(second) - 1)
+    for i, p in enumerate(first):
+        if p:
+            for j, q in enumerate(second):
+                out[i + j] += p * q
+    return tuple(out)
+
+
+def shifted(chances: Spread, by: float) -> Spread:
+    """The spread moved ``by`` points (a fraction splits between the two neighbours);
+    nothing falls below zero."""
+    whole = int(by // 1)
+    part = by - whole
+    out = [0.0] * (len(chances) + max(whole, 0) + 1)
+    for points, p in enumerate(chances):
+        for moved, weight in ((points + whole, 1 - part), (points + whole + 1, part)):
+            out[min(max(moved, 0), len(out) - 1)] += p * weight
+    return tuple(out)
+
+
+def mean(chances: Spread) -> float:
+    """The average score."""
+    return sum(points * p for points, p in enumerate(chances))
+
+
+@lru_cache(maxsize=1)
+def _spreads() -> tuple[Spread, Spread, Spread, Spread, Spread]:
+    return (
+        spread(DEALER_PEGGING),
+        spread(PONE_PEGGING),
+        spread(PONE_HAND),
+        spread(DEALER_HAND),
+        spread(CRIB),
+    )
+
+
+def typical_crib() -> Spread:
+    """The crib's score spread over the games tallied."""
+    return _spreads()[4]
+
+
+@lru_cache(maxsize=1)
+def _table() -> list[list[float]]:
+    """``table[a][b]``: the chance the dealer wins, needing ``a``, the pone needing ``b``."""
+    dealer_peg, pone_peg, pone_hand, dealer_hand, crib = _spreads()
+    dealer_show = combined(dealer_hand, crib)
+    nothing = dealer_peg[0] * pone_peg[0]
+    size = GAME + 1
+    win = [[0.0] * size for _ in range(size)]  # [a][b]
+    after_pegging = [[0.0] * size for _ in range(size)]  # [a][b], before the pone's hand
+    after_pone = [[0.0] * size for _ in range(size)]  # [a][b], before the dealer's show
+    pone_pegs = [[0.0] * size for _ in range(size)]  # [b][a], pone's pegging to come
+    pone_scores = [[0.0] * size for _ in range(size)]  # [a][b], the part where it scores
+    dealer_out = [sum(dealer_peg[points:]) for points in range(size)]
+    show_out = [sum(dealer_show[points:]) for points in range(size)]
+    for total in range(2, 2 * GAME + 1):
+        pairs = [(a, total - a) for a in range(max(1, total - GAME), min(GAME, total - 1) + 1)]
+        for a, b in pairs:
+            row = after_pegging[a]
+            pone_scores[a][b] = sum(
+                p * x for p, x in zip(pone_peg[1:], row[b - 1 : 0 : -1], strict=False)
+            )
+        for a, b in pairs:
+            column = pone_pegs[b]
+            rest = sum(p * z for p, z in zip(dealer_peg[1:], column[a - 1 : 0 : -1], strict=False))
+            rest += dealer_peg[0] * pone_scores[a][b]
+            win[a][b] = (dealer_out[a] + rest) / (1 - nothing)
+        for a, b in pairs:
+            back = win[b]
+            after_pone[a][b] = show_out[a] + sum(
+                p * (1 - w) for p, w in zip(dealer_show, back[a:0:-1], strict=False)
+            )
+        for a, b in pairs:
+            row = after_pone[a]
+            after_pegging[a][b] = sum(p * y for p, y in zip(pone_hand, row[b:0:-1], strict=False))
+            pone_pegs[b][a] = pone_peg[0] * after_pegging[a][b] + pone_scores[a][b]
+    return win
+
+
+def dealer_chance(dealer_need: int, pone_need: int) -> float:
+    """The chance the dealer of a deal about to be dealt wins the game."""
+    if dealer_need <= 0:
+        return 1.0
+    if pone_need <= 0:
+        return 0.0
+    return _table()[min(dealer_need, GAME)][min(pone_need, GAME)]
+
+
+def after_play(mine: int, theirs: int, my_show: int, their_show: int, dealer: bool) -> float:
+    """The chance of winning once the play is over, needing ``mine`` (the other side
+    ``theirs``), with the shows known: the pone counts first, then the dealer, and if
+    neither is home the other side deals next."""
+    if dealer:
+        if their_show >= theirs:
+            return 0.0
+        if my_show >= mine:
+            return 1.0
+        return 1 - dealer_chance(theirs - their_show, mine - my_show)
+    if my_show >= mine:
+        return 1.0
+    if their_show >= theirs:
+        return 0.0
+    return dealer_chance(mine - my_show, theirs - their_show)
+
+
+def deal_chance(mine: int, theirs: int, dealer: bool, hand: Spread, crib: Spread) -> float:
+    """The chance of winning a deal about to be played, needing ``mine`` (the other side
+    ``theirs``), with ``hand`` the spread of the hand kept and ``crib`` of the crib.
+
+    The pegging and the other side's hand are the tallied ones.
+    """
+    dealer_peg, pone_peg, pone_hand, dealer_hand, _ = _spreads()
+    if dealer:
+        my_peg, their_peg = dealer_peg, pone_peg
+        my_show, their_show = combined(hand, crib), pone_hand
+    else:
+        my_peg, their_peg = pone_peg, dealer_peg
+        my_show, their_show = hand, combined(dealer_hand, crib)
+    first, second = (their_show, my_show) if dealer else (my_show, their_show)
+
+    @cache
+    def after_pegging(mine: int, theirs: int) -> float:
+        # pone's show, then the dealer's, as chances of winning for me
+        pone_need, dealer_need = (theirs, mine) if dealer else (mine, theirs)
+        chance = 0.0
+        for points, p in enumerate(first):
+            if not p:
+                continue
+            if points >= pone_need:
+                chance += p * (0.0 if dealer else 1.0)
+                continue
+            chance += p * dealer_show(pone_need - points, dealer_need)
+        return chance
+
+    @cache
+    def dealer_show(pone_need: int, dealer_need: int) -> float:
+        # the dealer's hand and crib, then the next deal, dealt by the pone
+        chance = 0.0
+        for points, p in enumerate(second):
+            if p:
+                if points >= dealer_need:
+                    chance += p
+                else:
+                    chance += p * (1 - dealer_chance(pone_need, dealer_need - points))
+        return chance if dealer else 1 - chance
+
+    total = 0.0
+    for my_points, p in enumerate(my_peg):
+        for their_points, q in enumerate(their_peg):
+            weight = p * q
+            if not weight:
+                continue
+            dealer_home = my_points >= mine if dealer else their_points >= theirs
+            pone_home = their_points >= theirs if dealer else my_points >= mine
+            if dealer_home and pone_home:
+                total += weight / 2  # who is home first: a toss-up
+            elif dealer_home:
+                total += weight * (1.0 if dealer else 0.0)
+            elif pone_home:
+                total += weight * (0.0 if dealer else 1.0)
+            else:
+                total += weight * after_pegging(mine - my_points, theirs - their_points)
+    return total
