@@ -13,7 +13,7 @@ from command import cribbage, report_wall_time
 
 from cribcli.analysis import analyse
 from cribcli.cards import parse_cards
-from cribcli.engine import Phase, Rules, apply, new_game, seats_to_act, view
+from cribcli.engine import Discard, Phase, Play, Rules, apply, new_game, seats_to_act, view
 from cribcli.players import computer
 
 
@@ -42,15 +42,11 @@ def decision_times(games: int) -> None:
             seen = view(state, seat)
             start = time.perf_counter()
             if state.phase is Phase.DISCARD:
-                from cribcli.engine import Discard
-
                 action = Discard(seat, players[seat].discard(seen))
                 took = time.perf_counter() - start
                 if seat == 0:
                     discards.append(took)
             else:
-                from cribcli.engine import Play
-
                 action = Play(seat, players[seat].play(seen))
                 took = time.perf_counter() - start
                 if seat == 0:

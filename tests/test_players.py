@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 from cribcli.cards import Card, deck
 from cribcli.engine import Discard, Phase, Play, Rules, State, apply, legal_actions, new_game, view
 from cribcli.events import GameOver, Shown
-from cribcli.players import LEVELS, computer
-from cribcli.players import odds
+from cribcli.players import LEVELS, computer, odds
 from cribcli.players.pegging import after_play, outcome, points, win_chance
 from cribcli.record import GameInfo, Seat
 from cribcli.session import next_action, run_game

@@ -4,7 +4,8 @@
 
 Plays computer games (normal against normal by default; the levels score much alike) and
 prints, over every finished deal, how often each score came from: the dealer's pegging
-(his heels included), the pone's pegging, the pone's hand, the dealer's hand, the crib. ``cribcli/players/odds.py`` holds the counts this printed.
+(his heels included), the pone's pegging, the pone's hand, the dealer's hand, the crib.
+``cribcli/players/odds.py`` holds the counts this printed.
 """
 
 from __future__ import annotations
