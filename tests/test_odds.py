@@ -9,8 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cribcli.cards import Card, parse_cards
-from cribcli.engine import Rules, new_game, view
-from cribcli.players import computer, odds
+from cribcli.engine import Phase, Rules, new_game, view
+from cribcli.players import computer, cribs, odds
+from cribcli.players.hard import shows_after_play
 
 DEALER_PEG, PONE_PEG, PONE_HAND, DEALER_HAND, CRIB = (
     odds.spread(counts)
@@ -41,16 +42,18 @@ def test_the_tallies_are_like_published_averages() -> None:
 @given(st.integers(1, 120), st.integers(1, 120))
 def test_needing_less_is_never_worse(dealer_need: int, pone_need: int) -> None:
     chance = odds.dealer_chance(dealer_need, pone_need)
-    assert 0.0 <= chance <= 1.0
+    assert -1e-12 <= chance <= 1 + 1e-12
     assert odds.dealer_chance(dealer_need + 1, pone_need) <= chance + 1e-12
     assert odds.dealer_chance(dealer_need, pone_need + 1) >= chance - 1e-12
 
 
-@pytest.mark.parametrize(("dealer_need", "pone_need"), [(40, 35), (60, 90), (121, 121), (25, 50)])
+@pytest.mark.parametrize(
+    ("dealer_need", "pone_need"),
+    [(1, 1), (2, 2), (5, 2), (3, 9), (40, 35), (60, 90), (121, 121), (25, 50)],
+)
 def test_a_deal_counted_out_agrees_with_the_table(dealer_need: int, pone_need: int) -> None:
     """Two ways to the same number: the table's staged sums, and a deal added up source by
-    source (with the tallied hand and crib), from either side. (Needs too large for both to
-    peg out, where the two break that tie differently.)"""
+    source (with the tallied hand and crib), from either side."""
     table = odds.dealer_chance(dealer_need, pone_need)
     as_dealer = odds.deal_chance(dealer_need, pone_need, True, DEALER_HAND, CRIB)
     as_pone = odds.deal_chance(pone_need, dealer_need, False, PONE_HAND, CRIB)
@@ -70,9 +73,10 @@ def test_the_pone_counts_first() -> None:
 
 def test_a_sure_thing() -> None:
     sure_two = tuple(1.0 if points == 2 else 0.0 for points in range(3))
-    # the dealer pegs at least the last card or a go: needing 1, it cannot lose to a pone
-    # too far off to peg out
-    assert odds.deal_chance(1, 25, True, sure_two, CRIB) == pytest.approx(1.0)
+    # the dealer always pegs a go or the last card: needing 1, it loses only the toss-up
+    # when the pone pegs out too
+    pone_out = sum(PONE_PEG[1:])
+    assert odds.deal_chance(1, 1, True, sure_two, CRIB) == pytest.approx(1 - pone_out / 2)
     # a pone sure of two in its hand, needing two, wins unless the dealer pegs out; if
     # both could peg out, it is a toss-up who gets there first
     chance = odds.deal_chance(2, 6, False, sure_two, CRIB)
@@ -97,9 +101,43 @@ def discard_as_pone(cards: str, scores: tuple[int, int]) -> tuple[Card, ...]:
 
 
 def test_hard_keeps_a_sure_hand_when_it_needs_only_that() -> None:
-    """KD 10S 7S KH 7C 9C: 7S KH 7C 9C is worth most on average (8.8 points, but only half
-    the starters bring it 4), KD KH 7S 7C is sure of 4 (two pairs). Needing 4 at the end,
-    the pone keeps the sure hand; early in the game, the one worth most."""
-    assert set(discard_as_pone("KD 10S 7S KH 7C 9C", (60, 117))) == set(parse_cards("10S 9C"))
+    """From KD 10S 7S KH 7C 9C the pone's best net is to throw KD 10S: KH 7S 7C 9C makes
+    3.8 on average (4 or more with half the starters) and the dealer's crib gets little.
+    Throwing 10S 9C keeps two pairs, 4 points whatever the starter, and feeds the crib.
+    Needing 4, with the dealer needing 11, the pone keeps the sure hand; early in the game,
+    the better net."""
+    assert set(discard_as_pone("KD 10S 7S KH 7C 9C", (110, 117))) == set(parse_cards("10S 9C"))
     early = discard_as_pone("KD 10S 7S KH 7C 9C", (10, 10))
     assert set(early) != set(parse_cards("10S 9C"))
+
+
+def test_a_good_player_starves_your_crib_and_feeds_its_own() -> None:
+    # every pair you throw is worth less in your crib than random cards from the pone
+    # would make it, and more in the dealer's, which the dealer feeds
+    assert all(bias < 0 for bias in cribs.MY_CRIB)
+    assert all(bias > 0 for bias in cribs.THEIR_CRIB)
+    assert cribs.bias(parse_cards("5H 5S"), own_crib=True) == cribs.MY_CRIB[46]
+    assert cribs.bias(parse_cards("KS AD"), own_crib=False) == cribs.THEIR_CRIB[12]
+
+
+@pytest.mark.parametrize("dealer", [0, 1])
+def test_the_shows_to_come_counted_for_each_side(dealer: int) -> None:
+    """Seat 0 keeps 5H 5S JD 4C and threw JC 2S; the starter is 5C. Its hand: fifteens
+    J5 J5 J5 555 (8), three 5s (6): 14. The other holds A 2 3 K: K5, K23 (4), A23 (3): 7.
+    The crib, JC 2S with 6 9 from the other: J5, 96 (4), and his nobs, known (1): 5."""
+    state, _ = new_game(Rules(), 1)
+    kept, thrown = parse_cards("5H 5S JD 4C"), parse_cards("JC 2S")
+    other = parse_cards("AH 2H 3H KH 6D 9D")
+    state = replace(
+        state,
+        phase=Phase.PLAY,
+        dealer=dealer,
+        dealt=(kept + thrown, other),
+        hands=(kept, other[:4]),
+        discards=(thrown, other[4:]),
+        crib=thrown + other[4:],
+        starter=Card.parse("5C"),
+        to_play=1 - dealer,
+    )
+    shows = shows_after_play(view(state, 0), (1, 2, 3, 13), (6, 9))
+    assert shows == ((19, 7, True) if dealer == 0 else (14, 12, False))

@@ -1,9 +1,9 @@
 """The hard computer: deals out the crib in its head, and searches the rest of the play.
 
-Discarding, it values each discard's crib against what the other player would likely
-throw (it deals the other player many hands from the unseen cards and lets each throw the
-two cards that keep its best hand), not only against random cards, and it weighs how the
-kept cards will peg. In the play (two players) it deals the other player many hands that
+Discarding, it values each discard's crib against what a good player throws (a pone
+throws the cards that help a crib least, a dealer those that help its own most:
+:mod:`cribcli.players.cribs`), not against random cards, and it weighs how the kept cards
+will peg. In the play (two players) it deals the other player many hands that
 fit everything seen so far (the cards laid, and every go: a go means each card then held
 would have passed 31), plays the rest of the play out against each with both sides at
 their best, and lays the card with the best average.
@@ -25,19 +25,19 @@ from functools import lru_cache
 from itertools import combinations
 
 from cribcli.analysis import DiscardValue, analyse
-from cribcli.cards import Card, SeededStream
+from cribcli.cards import JACK, Card, SeededStream
 from cribcli.engine import View
-from cribcli.players import odds
+from cribcli.players import cribs, odds
 from cribcli.players.normal import NormalPlayer, pile_ranks, unseen_by
 from cribcli.players.pegging import LIMIT, after_play, lay_chance, points, value
 from cribcli.scoring import rank_key, rank_table, show_total
 
-CRIB_DEALS = 24
-"""Hands dealt to the other player, in its head, to see what it throws."""
 PLAY_DEALS = 60
 """Hands dealt to the other player, in its head, for the search of the play."""
 ENDGAME = 60
 """Within this many points of the end (either side), it plays to win, not for points."""
+CLOSE = 0.002
+"""Chances of winning this close are taken as equal (the table is a model): points decide."""
 
 
 class HardPlayer(NormalPlayer):
@@ -51,19 +51,14 @@ class HardPlayer(NormalPlayer):
         )
 
     def discard(self, view: View) -> tuple[Card, ...]:
-        """The discard with the best hand, likely crib and pegging, taken together; near
-        the end, the one most likely to win."""
+        """The discard with the best hand, crib and pegging, taken together, the crib
+        valued against how a good player throws; near the end, the one most likely to win."""
         values = analyse(view.hand, dealer=view.is_dealer, players=view.rules.players)
         if view.rules.players != 2:
             return values[0].discard
-        unseen = unseen_by(view)
-        throws = self._likely_throws(view, unseen)
         options = []
-        for option in values[:8]:  # the rest are far behind on exact value
-            crib = _crib_against(option.discard, throws, unseen)
-            # Half the crib from the other's likely throws, half the exact uniform model:
-            # the throws are a sample, and players are not all alike.
-            crib = (crib + option.crib) / 2
+        for option in values:
+            crib = option.crib + cribs.bias(option.discard, own_crib=view.is_dealer)
             net = option.hand + (crib if view.is_dealer else -crib)
             net += pegging_value(option.keep, view.is_dealer)
             options.append((net, crib, option))
@@ -76,21 +71,10 @@ class HardPlayer(NormalPlayer):
                 crib_spread = odds.shifted(typical, crib - odds.mean(typical))
                 return odds.deal_chance(mine, theirs, view.is_dealer, hand, crib_spread)
 
-            return max(options, key=lambda o: (round(chance(*o), 6), o[0]))[2].discard
+            chances = [chance(*option) for option in options]
+            best = max(chances)
+            options = [o for o, c in zip(options, chances, strict=True) if c >= best - CLOSE]
         return max(options, key=lambda o: o[0])[2].discard
-
-    def _likely_throws(self, view: View, unseen: list[Card]) -> list[tuple[Card, ...]]:
-        """What the other player might throw: deal it hands and keep its best four."""
-        stream = self._stream(view, "crib")
-        throws = []
-        for _ in range(CRIB_DEALS):
-            pool = list(unseen)
-            stream.shuffle(pool)
-            hand = pool[:6]
-            rest = [card for card in unseen if card not in hand]
-            keep = max(combinations(hand, 4), key=lambda four: _quick_hand(four, rest))
-            throws.append(tuple(card for card in hand if card not in keep))
-        return throws
 
     def play(self, view: View) -> Card:
         """The card with the best average over sampled hands of the other player."""
@@ -131,30 +115,19 @@ class HardPlayer(NormalPlayer):
         ranks: list[int],
     ) -> list[int]:
         """The ranks that win the game most often, playing to win against each sample."""
-        assert view.starter is not None
-        starter = view.starter.rank
-        table = rank_table()
-        my_show = show_total(view.kept, view.starter)
-        thrown = tuple(card.rank for card in view.discards)
-        laid = tuple(card.rank for seat, card in view.plays if seat != view.seat)
         held = tuple(sorted(card.rank for card in view.hand))
         pile = pile_ranks(view)
         other_out = (1 - view.seat) in view.passed
         chances = dict.fromkeys(ranks, 0.0)
         for (their_held, their_thrown), weight in samples.items():
-            their_show = table[rank_key((*laid, *their_held, starter))]
-            crib = table[rank_key((*thrown, *their_thrown, starter))]
-            shows = (
-                (my_show + crib, their_show, True)
-                if view.is_dealer
-                else (my_show, their_show + crib, False)
-            )
+            shows = shows_after_play(view, their_held, their_thrown)
             for rank in ranks:
                 chances[rank] += weight * lay_chance(
                     rank, held, their_held, pile, view.count, other_out, needs(view), shows
                 )
         best = max(chances.values())
-        return [rank for rank in ranks if chances[rank] >= best - 1e-9 * sum(samples.values())]
+        margin = CLOSE * sum(samples.values())
+        return [rank for rank in ranks if chances[rank] >= best - margin]
 
     def _sample_hands(self, view: View) -> Counter[tuple[tuple[int, ...], tuple[int, ...]]]:
         """Hands the other player could hold and what it threw, as ranks, with how likely
@@ -192,6 +165,29 @@ class HardPlayer(NormalPlayer):
         return samples
 
 
+def shows_after_play(
+    view: View, their_held: tuple[int, ...], their_thrown: tuple[int, ...]
+) -> tuple[int, int, bool]:
+    """What the shows will bring, if the other player holds ``their_held`` and threw
+    ``their_thrown`` (ranks): this seat's show, the other's, and whether this seat deals
+    (the crib counted with the dealer's hand). Its own hand is counted in full; the other
+    cards' suits are unknown, so the other hand and the crib count fifteens, pairs and
+    runs, and his nobs only for a jack this seat threw."""
+    assert view.starter is not None
+    starter = view.starter
+    table = rank_table()
+    laid = tuple(card.rank for seat, card in view.plays if seat != view.seat)
+    their_show = table[rank_key((*laid, *their_held, starter.rank))]
+    thrown = tuple(card.rank for card in view.discards)
+    crib = table[rank_key((*thrown, *their_thrown, starter.rank))]
+    if any(card.rank == JACK and card.suit is starter.suit for card in view.discards):
+        crib += 1  # his nobs, known
+    my_show = show_total(view.kept, starter)
+    if view.is_dealer:
+        return my_show + crib, their_show, True
+    return my_show, their_show + crib, False
+
+
 def needs(view: View) -> tuple[int, int]:
     """The points this seat's side still needs, and the other side's (two players)."""
     side = view.rules.side_of(view.seat)
@@ -217,27 +213,6 @@ def _kept_value(ranks: tuple[int, ...]) -> float:
 def kept_value(four: Iterable[int]) -> float:
     """Four ranks' average show over the starters (fifteens, pairs and runs only)."""
     return _kept_value(tuple(sorted(four)))
-
-
-def _quick_hand(four: tuple[Card, ...], starters: list[Card]) -> float:
-    """A hand's average show over a few starters: enough to guess what a player keeps."""
-    return sum(show_total(four, starter) for starter in starters[::4])
-
-
-def _crib_against(
-    thrown: tuple[Card, ...], throws: list[tuple[Card, ...]], unseen: list[Card]
-) -> float:
-    """The crib's average with ``thrown`` and each likely throw, over the possible starters."""
-    total = 0.0
-    count = 0
-    for theirs in throws:
-        crib = [*thrown, *theirs]
-        for starter in unseen[::3]:
-            if starter in theirs:
-                continue
-            total += show_total(crib, starter, crib=True)
-            count += 1
-    return total / count if count else 0.0
 
 
 def pegging_value(keep: tuple[Card, ...], dealer: bool) -> float:

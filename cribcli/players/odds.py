@@ -3,8 +3,8 @@
 How many points a deal gives (each side's pegging, the pone's hand, the dealer's hand, the
 crib) is taken from many computer games (``tools/deal_odds.py`` printed the counts below).
 From those, a table gives the chance that the dealer of the next deal wins, for every pair
-of points still needed: the pegging comes first (the dealer's taken first in the rare deal
-where both could peg out), then the pone's hand, then the dealer's hand and crib, and if
+of points still needed: the pegging comes first (where both could peg out, either is as
+likely to get there first), then the pone's hand, then the dealer's hand and crib, and if
 nobody is home the deal passes. Sources are taken as independent, except that a deal
 never pegs nothing for both (the last card always scores).
 
@@ -111,6 +111,7 @@ def _table() -> list[list[float]]:
     pone_pegs = [[0.0] * size for _ in range(size)]  # [b][a], pone's pegging to come
     pone_scores = [[0.0] * size for _ in range(size)]  # [a][b], the part where it scores
     dealer_out = [sum(dealer_peg[points:]) for points in range(size)]
+    pone_out = [sum(pone_peg[points:]) for points in range(size)]
     show_out = [sum(dealer_show[points:]) for points in range(size)]
     for total in range(2, 2 * GAME + 1):
         pairs = [(a, total - a) for a in range(max(1, total - GAME), min(GAME, total - 1) + 1)]
@@ -123,7 +124,9 @@ def _table() -> list[list[float]]:
             column = pone_pegs[b]
             rest = sum(p * z for p, z in zip(dealer_peg[1:], column[a - 1 : 0 : -1], strict=False))
             rest += dealer_peg[0] * pone_scores[a][b]
-            win[a][b] = (dealer_out[a] + rest) / (1 - nothing)
+            # both home in the play: a toss-up who gets there first
+            home = dealer_out[a] * (1 - pone_out[b] / 2)
+            win[a][b] = (home + rest) / (1 - nothing)
         for a, b in pairs:
             back = win[b]
             after_pone[a][b] = show_out[a] + sum(
