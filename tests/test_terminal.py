@@ -137,8 +137,8 @@ def test_ctrl_c_while_the_computer_plays_saves_and_leaves(tmp_path: Path) -> Non
     settle(child)
     child.sendline(typed[0])  # the discard: then the computer cuts, and the play begins
     settle(child)
-    child.sendline(typed[1])  # a card: the computer now pauses before it answers
-    time.sleep(0.2)
+    child.sendline(typed[1])  # a card: once it is told, the computer pauses to answer
+    child.expect(r"You: \S+ \(\d+\)")
     child.sendintr()
     child.expect("Interrupted: the game is saved")
     child.expect(pexpect.EOF)
