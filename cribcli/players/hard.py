@@ -1,12 +1,12 @@
-"""The hard computer: deals out the crib in its head, and searches the rest of the play.
+"""The hard computer: values the crib against good throws, and searches the play.
 
 Discarding, it values each discard's crib against what a good player throws (a pone
 throws the cards that help a crib least, a dealer those that help its own most:
 :mod:`cribcli.players.cribs`), not against random cards, and it weighs how the kept cards
-will peg. In the play (two players) it deals the other player many hands that
-fit everything seen so far (the cards laid, and every go: a go means each card then held
-would have passed 31), plays the rest of the play out against each with both sides at
-their best, and lays the card with the best average.
+will peg. In the play (two players) it deals the other player many hands that fit
+everything seen so far (the cards laid, and every go: a go means each card then held would
+have passed 31), plays the rest of the play out against each with both sides at their
+best, and lays the card with the best average.
 
 Near the end (either side within :data:`ENDGAME` points) it plays to win, not for points:
 it takes a sure point that wins; it discards for the best chance of winning (the chance of
@@ -41,7 +41,7 @@ CLOSE = 0.002
 
 
 class HardPlayer(NormalPlayer):
-    """Discards against a likely crib; pegs by searching sampled hands."""
+    """Discards against a good player's throws; pegs by searching sampled hands."""
 
     def _stream(self, view: View, what: str) -> SeededStream:
         # One stream per decision, named by where the game stands, so a resumed game
