@@ -118,12 +118,13 @@ class HardPlayer(NormalPlayer):
         held = tuple(sorted(card.rank for card in view.hand))
         pile = pile_ranks(view)
         other_out = (1 - view.seat) in view.passed
+        score_needs = needs(view)
         chances = dict.fromkeys(ranks, 0.0)
         for (their_held, their_thrown), weight in samples.items():
             shows = shows_after_play(view, their_held, their_thrown)
             for rank in ranks:
                 chances[rank] += weight * lay_chance(
-                    rank, held, their_held, pile, view.count, other_out, needs(view), shows
+                    rank, held, their_held, pile, view.count, other_out, score_needs, shows
                 )
         best = max(chances.values())
         margin = CLOSE * sum(samples.values())
