@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import replace
+from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given
@@ -10,7 +13,7 @@ from hypothesis import strategies as st
 
 from cribcli.cards import Card, parse_cards
 from cribcli.engine import Phase, Rules, new_game, view
-from cribcli.players import computer, cribs, odds
+from cribcli.players import computer, cribs, hard, odds, pegs
 from cribcli.players.hard import shows_after_play
 
 DEALER_PEG, PONE_PEG, PONE_HAND, DEALER_HAND, CRIB = (
@@ -92,12 +95,15 @@ def test_shifted_moves_the_average() -> None:
     assert odds.shifted((1.0,), -3) == (1.0, 0.0)
 
 
-def discard_as_pone(cards: str, scores: tuple[int, int]) -> tuple[Card, ...]:
-    """What hard throws from ``cards`` as the pone (seat 1) with ``scores``."""
+def hard_discard(cards: str, scores: tuple[int, int], *, dealer: bool = False) -> set[Card]:
+    """What hard throws from ``cards`` as the pone (seat 1), or as the dealer (seat 0),
+    with ``scores``."""
     state, _ = new_game(Rules(), 8)
     hand = tuple(parse_cards(cards))
-    state = replace(state, dealer=0, scores=scores, hands=(state.hands[0], hand))
-    return computer("hard", 8, 1).discard(view(state, 1))
+    seat = 0 if dealer else 1
+    hands = (hand, state.hands[1]) if dealer else (state.hands[0], hand)
+    state = replace(state, dealer=0, scores=scores, hands=hands)
+    return set(computer("hard", 8, seat).discard(view(state, seat)))
 
 
 def test_hard_keeps_a_sure_hand_when_it_needs_only_that() -> None:
@@ -106,9 +112,8 @@ def test_hard_keeps_a_sure_hand_when_it_needs_only_that() -> None:
     Throwing 10S 9C keeps two pairs, 4 points whatever the starter, and feeds the crib.
     Needing 4, with the dealer needing 11, the pone keeps the sure hand; early in the game,
     the better net."""
-    assert set(discard_as_pone("KD 10S 7S KH 7C 9C", (110, 117))) == set(parse_cards("10S 9C"))
-    early = discard_as_pone("KD 10S 7S KH 7C 9C", (10, 10))
-    assert set(early) != set(parse_cards("10S 9C"))
+    assert hard_discard("KD 10S 7S KH 7C 9C", (110, 117)) == set(parse_cards("10S 9C"))
+    assert hard_discard("KD 10S 7S KH 7C 9C", (10, 10)) != set(parse_cards("10S 9C"))
 
 
 def test_a_good_player_starves_your_crib_and_feeds_its_own() -> None:
@@ -118,6 +123,38 @@ def test_a_good_player_starves_your_crib_and_feeds_its_own() -> None:
     assert all(bias > 0 for bias in cribs.THEIR_CRIB)
     assert cribs.bias(parse_cards("5H 5S"), own_crib=True) == cribs.MY_CRIB[46]
     assert cribs.bias(parse_cards("KS AD"), own_crib=False) == cribs.THEIR_CRIB[12]
+
+
+def test_the_pegging_table_is_what_the_tool_plays() -> None:
+    path = Path(__file__).parent.parent / "tools" / "pegging_table.py"
+    spec = importlib.util.spec_from_file_location("pegging_table", path)
+    assert spec and spec.loader
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    as_dealer, as_pone = tool.average(((4, 5, 6, 7), 300))
+    keep = parse_cards("4H 5S 6D 7C")
+    assert round(as_dealer, 2) == pegs.edge(keep, dealer=True) == max(pegs.AS_DEALER)
+    assert round(as_pone, 2) == pegs.edge(keep, dealer=False)
+
+
+def test_the_dealer_pegs_better_than_the_pone() -> None:
+    # the pone leads into the dealer, who also lays the last card more often
+    assert sum(pegs.AS_DEALER) / len(pegs.AS_DEALER) > 1
+    assert sum(pegs.AS_PONE) / len(pegs.AS_PONE) < -1
+    # four fives are the pone's worst: every lead gives the dealer a fifteen
+    assert pegs.edge(parse_cards("5H 5S 5D 5C"), dealer=False) == min(pegs.AS_PONE)
+    assert pegs.edge(parse_cards("AH 2S 3D 4C"), dealer=False) > -1
+
+
+def test_hard_keeps_cards_that_peg() -> None:
+    """From 6C 7D 5S 8D QS QC the dealer's best net by the exact analysis throws 7D 8D
+    (5S 6C QS QC and the crib: 14.93). Keeping the run 5S 6C 7D 8D nets 14.84, but a run
+    pegs better than a pair of queens: the table gives it 2.42 a play against 1.43. Hard
+    keeps the run; with the pegging left out it keeps the net."""
+    assert hard_discard("6C 7D 5S 8D QS QC", (10, 10), dealer=True) == set(parse_cards("QS QC"))
+    with patch.object(hard, "PEGGING", 0.0):
+        without = hard_discard("6C 7D 5S 8D QS QC", (10, 10), dealer=True)
+    assert without == set(parse_cards("7D 8D"))
 
 
 @pytest.mark.parametrize("dealer", [0, 1])

@@ -3,10 +3,11 @@
 Discarding, it values each discard's crib against what a good player throws (a pone
 throws the cards that help a crib least, a dealer those that help its own most:
 :mod:`cribcli.players.cribs`), not against random cards, and it weighs how the kept cards
-will peg. In the play (two players) it deals the other player many hands that fit
-everything seen so far (the cards laid, and every go: a go means each card then held would
-have passed 31), plays the rest of the play out against each with both sides at their
-best, and lays the card with the best average.
+peg (:mod:`cribcli.players.pegs`: a table of plays with every card known, counted at the
+share of it that real plays show, :data:`PEGGING`). In the play (two players) it deals
+the other player many hands that fit everything seen so far (the cards laid, and every
+go: a go means each card then held would have passed 31), plays the rest of the play out
+against each with both sides at their best, and lays the card with the best average.
 
 Near the end (either side within :data:`ENDGAME` points) it plays to win, not for points:
 it takes a sure point that wins; it discards for the best chance of winning (the chance of
@@ -27,15 +28,21 @@ from itertools import combinations
 from cribcli.analysis import DiscardValue, analyse
 from cribcli.cards import JACK, Card, SeededStream
 from cribcli.engine import View
-from cribcli.players import cribs, odds
+from cribcli.players import cribs, odds, pegs
 from cribcli.players.normal import NormalPlayer, pile_ranks, unseen_by
 from cribcli.players.pegging import LIMIT, after_play, lay_chance, points, value
 from cribcli.scoring import rank_key, rank_table, show_total
 
 PLAY_DEALS = 60
 """Hands dealt to the other player, in its head, for the search of the play."""
+WIN_DEALS = 60
+"""As many of them for the search to win near the end, which is slower (the scores are
+part of what it searches)."""
 ENDGAME = 60
 """Within this many points of the end (either side), it plays to win, not for points."""
+PEGGING = 0.6
+"""How much of the pegging table's edge a real play shows: the table's players see every
+card. Measured over 12,089 deals of normal against normal: 0.57 (± 0.03)."""
 CLOSE = 0.002
 """Chances of winning this close are taken as equal (the table is a model): points decide."""
 
@@ -60,7 +67,7 @@ class HardPlayer(NormalPlayer):
         for option in values:
             crib = option.crib + cribs.bias(option.discard, own_crib=view.is_dealer)
             net = option.hand + (crib if view.is_dealer else -crib)
-            net += pegging_value(option.keep, view.is_dealer)
+            net += PEGGING * pegs.edge(option.keep, dealer=view.is_dealer)
             options.append((net, crib, option))
         mine, theirs = needs(view)
         if min(mine, theirs) <= ENDGAME:
@@ -88,14 +95,14 @@ class HardPlayer(NormalPlayer):
         ]
         if winners:
             return winners[0]
-        samples = self._sample_hands(view)
+        samples = self._sample_hands(view, PLAY_DEALS)
         if not samples:
             return super().play(view)
         other_out = (1 - view.seat) in view.passed
         held = tuple(sorted(card.rank for card in view.hand))
         ranks = sorted({card.rank for card in options})
         if min(mine, theirs) <= ENDGAME:
-            ranks = self._likeliest_wins(view, samples, ranks)
+            ranks = self._likeliest_wins(view, self._sample_hands(view, WIN_DEALS), ranks)
         hands: Counter[tuple[int, ...]] = Counter()
         for (their_held, _), weight in samples.items():
             hands[their_held] += weight
@@ -130,7 +137,9 @@ class HardPlayer(NormalPlayer):
         margin = CLOSE * sum(samples.values())
         return [rank for rank in ranks if chances[rank] >= best - margin]
 
-    def _sample_hands(self, view: View) -> Counter[tuple[tuple[int, ...], tuple[int, ...]]]:
+    def _sample_hands(
+        self, view: View, deals: int
+    ) -> Counter[tuple[tuple[int, ...], tuple[int, ...]]]:
         """Hands the other player could hold and what it threw, as ranks, with how likely
         each is.
 
@@ -150,7 +159,7 @@ class HardPlayer(NormalPlayer):
         laid = tuple(card.rank for seat, card in view.plays if seat == other)
         stream = self._stream(view, "play")
         samples: Counter[tuple[tuple[int, ...], tuple[int, ...]]] = Counter()
-        for _ in range(PLAY_DEALS):
+        for _ in range(deals):
             stream.shuffle(pool)
             held = pool[:size]
             rest = [card for card in unseen if card not in held]
@@ -214,15 +223,3 @@ def _kept_value(ranks: tuple[int, ...]) -> float:
 def kept_value(four: Iterable[int]) -> float:
     """Four ranks' average show over the starters (fifteens, pairs and runs only)."""
     return _kept_value(tuple(sorted(four)))
-
-
-def pegging_value(keep: tuple[Card, ...], dealer: bool) -> float:
-    """A small allowance for how kept cards peg: low cards and pairs peg well; a pone
-    holding a 5 has a poor lead, and the dealer pegs last, which suits high cards less."""
-    ranks = Counter(card.rank for card in keep)
-    low = sum(1 for card in keep if card.value <= 4)
-    pairs = sum(n * (n - 1) // 2 for n in ranks.values())
-    value_ = 0.12 * low + 0.2 * pairs
-    if not dealer and all(card.rank == 5 or card.value >= 10 for card in keep):
-        value_ -= 0.3
-    return value_

@@ -65,8 +65,8 @@ def outcome(
         # player after them
         point = 0 if count in (0, LIMIT) or not pile else 1
         if other_laid_last:
-            return -point + _new_count(mover, other)
-        return point - _new_count(other, mover)
+            return -point + fresh_count(mover, other)
+        return point - fresh_count(other, mover)
     return max(after_play(rank, mover, other, pile, count, other_out) for rank in options)
 
 
@@ -86,11 +86,11 @@ def after_play(
     if new_count == LIMIT:
         # 31: no go point; the count restarts with the other (or the mover, if the other
         # has no cards left)
-        return gained - _new_count(other, rest) if other else gained + _new_count(rest, other)
+        return gained - fresh_count(other, rest) if other else gained + fresh_count(rest, other)
     return gained - outcome(other, rest, new_pile, new_count, other_out, False, True)
 
 
-def _new_count(leader: tuple[int, ...], other: tuple[int, ...]) -> int:
+def fresh_count(leader: tuple[int, ...], other: tuple[int, ...]) -> int:
     """A fresh count led by ``leader`` (or by the other if the leader has no cards)."""
     if not leader:
         return -outcome(other, leader, (), 0, False, False, False) if other else 0

@@ -1,0 +1,56 @@
+"""How well each four kept cards peg, as dealer and as pone.
+
+    python tools/pegging_table.py --hands 400 --jobs 2
+
+For every four ranks a player can keep, deals the other player random six-card hands from
+the rest of the deck, lets it keep its best four (the fifteens, pairs and runs they
+average over the starters) and plays the play out between the two hands, both sides at
+their best with every card known. Prints the average of the keeper's pegging less the
+other's, keeping as dealer and as pone: the tables in ``cribcli/players/pegs.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+from collections import Counter
+from itertools import combinations, combinations_with_replacement
+
+from cribcli.players.hard import kept_value
+from cribcli.players.pegging import fresh_count
+
+RANKS = range(1, 14)
+
+
+def average(args: tuple[tuple[int, ...], int]) -> tuple[float, float]:
+    """The keeper's pegging less the other's, on average, as dealer and as pone."""
+    keep, hands = args
+    left = Counter(dict.fromkeys(RANKS, 4))
+    left.subtract(keep)
+    deck = [rank for rank, number in sorted(left.items()) for _ in range(number)]
+    stream = random.Random(f"pegging table {keep}")
+    dealer = pone = 0
+    for _ in range(hands):
+        six = sorted(stream.sample(deck, 6))
+        theirs = tuple(sorted(max(combinations(six, 4), key=kept_value)))
+        dealer -= fresh_count(theirs, keep)  # the pone leads
+        pone += fresh_count(keep, theirs)
+    return dealer / hands, pone / hands
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=400)
+    parser.add_argument("--jobs", type=int, default=2)
+    options = parser.parse_args()
+    keeps = list(combinations_with_replacement(RANKS, 4))
+    with multiprocessing.Pool(options.jobs) as pool:
+        work = [(keep, options.hands) for keep in keeps]
+        rows = pool.map(average, work, chunksize=20)
+    for name, column in (("AS_DEALER", 0), ("AS_PONE", 1)):
+        print(f"{name} = {tuple(round(row[column], 2) for row in rows)}")
+
+
+if __name__ == "__main__":
+    main()
