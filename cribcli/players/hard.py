@@ -33,7 +33,7 @@ from cribcli.players.normal import NormalPlayer, pile_ranks, unseen_by
 from cribcli.players.pegging import LIMIT, after_play, lay_chance, points, value
 from cribcli.scoring import rank_key, rank_table, show_total
 
-PLAY_DEALS = 60
+PLAY_DEALS = 200
 """Hands dealt to the other player, in its head, for the search of the play."""
 WIN_DEALS = 60
 """As many of them for the search to win near the end, which is slower (the scores are
