@@ -1,6 +1,6 @@
 """How well each four kept cards peg, as dealer and as pone.
 
-    python tools/pegging_table.py --hands 400 --jobs 2
+    python tools/pegging_table.py --hands 300 --jobs 2
 
 For every four ranks a player can keep, deals the other player random six-card hands from
 the rest of the deck, lets it keep its best four (the fifteens, pairs and runs they
@@ -41,7 +41,7 @@ def average(args: tuple[tuple[int, ...], int]) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=400)
+    parser.add_argument("--hands", type=int, default=300)
     parser.add_argument("--jobs", type=int, default=2)
     options = parser.parse_args()
     keeps = list(combinations_with_replacement(RANKS, 4))

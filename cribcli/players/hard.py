@@ -36,13 +36,15 @@ from cribcli.scoring import rank_key, rank_table, show_total
 PLAY_DEALS = 200
 """Hands dealt to the other player, in its head, for the search of the play."""
 WIN_DEALS = 60
-"""As many of them for the search to win near the end, which is slower (the scores are
-part of what it searches)."""
+"""The first this many of them make the search to win near the end, which is slower (the
+scores are part of what it searches)."""
 ENDGAME = 60
 """Within this many points of the end (either side), it plays to win, not for points."""
 PEGGING = 0.6
 """How much of the pegging table's edge a real play shows: the table's players see every
 card. Measured over 12,089 deals of normal against normal: 0.57 (± 0.03)."""
+Sample = tuple[tuple[int, ...], tuple[int, ...]]
+"""A hand the other player could hold and the two cards it threw, as ranks."""
 CLOSE = 0.002
 """Chances of winning this close are taken as equal (the table is a model): points decide."""
 
@@ -95,14 +97,15 @@ class HardPlayer(NormalPlayer):
         ]
         if winners:
             return winners[0]
-        samples = self._sample_hands(view, PLAY_DEALS)
-        if not samples:
+        draws = self._sample_hands(view)
+        if not draws:
             return super().play(view)
+        samples = tally(draws)
         other_out = (1 - view.seat) in view.passed
         held = tuple(sorted(card.rank for card in view.hand))
         ranks = sorted({card.rank for card in options})
         if min(mine, theirs) <= ENDGAME:
-            ranks = self._likeliest_wins(view, self._sample_hands(view, WIN_DEALS), ranks)
+            ranks = self._likeliest_wins(view, tally(draws[:WIN_DEALS]), ranks)
         hands: Counter[tuple[int, ...]] = Counter()
         for (their_held, _), weight in samples.items():
             hands[their_held] += weight
@@ -118,7 +121,7 @@ class HardPlayer(NormalPlayer):
     def _likeliest_wins(
         self,
         view: View,
-        samples: Counter[tuple[tuple[int, ...], tuple[int, ...]]],
+        samples: Counter[Sample],
         ranks: list[int],
     ) -> list[int]:
         """The ranks that win the game most often, playing to win against each sample."""
@@ -137,11 +140,9 @@ class HardPlayer(NormalPlayer):
         margin = CLOSE * sum(samples.values())
         return [rank for rank in ranks if chances[rank] >= best - margin]
 
-    def _sample_hands(
-        self, view: View, deals: int
-    ) -> Counter[tuple[tuple[int, ...], tuple[int, ...]]]:
-        """Hands the other player could hold and what it threw, as ranks, with how likely
-        each is.
+    def _sample_hands(self, view: View) -> list[tuple[Sample, int]]:
+        """:data:`PLAY_DEALS` hands the other player could hold and what it threw, as
+        ranks, each with how likely it is.
 
         Each is drawn to fit every go it said, with two more unseen cards for what it
         threw; a hand it would have kept from those six (its best four, by ranks) counts
@@ -155,11 +156,11 @@ class HardPlayer(NormalPlayer):
         unseen = unseen_by(view)
         pool = [card for card in unseen if value(card.rank) > floor]
         if len(pool) < size:
-            return Counter()
+            return []
         laid = tuple(card.rank for seat, card in view.plays if seat == other)
         stream = self._stream(view, "play")
-        samples: Counter[tuple[tuple[int, ...], tuple[int, ...]]] = Counter()
-        for _ in range(deals):
+        draws = []
+        for _ in range(PLAY_DEALS):
             stream.shuffle(pool)
             held = pool[:size]
             rest = [card for card in unseen if card not in held]
@@ -169,10 +170,17 @@ class HardPlayer(NormalPlayer):
             thrown = (rest[first].rank, rest[second].rank)
             kept = laid + tuple(card.rank for card in held)
             likely = sorted(max(combinations(kept + thrown, 4), key=kept_value)) == sorted(kept)
-            samples[tuple(sorted(card.rank for card in held)), tuple(sorted(thrown))] += (
-                10 if likely else 1
-            )
-        return samples
+            sample = tuple(sorted(card.rank for card in held)), tuple(sorted(thrown))
+            draws.append((sample, 10 if likely else 1))
+        return draws
+
+
+def tally(draws: Iterable[tuple[Sample, int]]) -> Counter[Sample]:
+    """Sampled hands, each with its total weight."""
+    samples: Counter[Sample] = Counter()
+    for sample, weight in draws:
+        samples[sample] += weight
+    return samples
 
 
 def shows_after_play(
