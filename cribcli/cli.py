@@ -7,10 +7,12 @@ user can cause is one line on stderr, never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
 import click
@@ -22,8 +24,6 @@ from cribcli.errors import CribbageError, UsageProblem
 from cribcli.scoring import HAND_SIZE, ShowScore, check_show, score_show
 
 if TYPE_CHECKING:
-    from cribcli.events import Event
-    from cribcli.match import GameSummary, Report
     from cribcli.record import GameInfo
     from cribcli.stats import GameRecord
 
@@ -64,6 +64,28 @@ def complete_cards(
     ]
 
 
+def check_seed(ctx: click.Context, param: click.Parameter, value: str | None) -> int | str | None:
+    """--seed: a whole number or a short printable text, as a log can hold it."""
+    from cribcli.record import parse_seed
+
+    if value is None:
+        return None
+    try:
+        return parse_seed(value)
+    except CribbageError as error:
+        raise click.BadParameter(str(error), ctx, param) from None
+
+
+def check_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """--name: a short printable name."""
+    from cribcli import record
+
+    try:
+        return record.check_name(value)
+    except CribbageError as error:
+        raise click.BadParameter(str(error), ctx, param) from None
+
+
 def style_options(command: F) -> F:
     """The two options every command that draws cards shares: --ascii and --no-color."""
     command = click.option("--no-color", is_flag=True, help="No colour (also: NO_COLOR set).")(
@@ -99,7 +121,23 @@ def game_input_options(command: F) -> F:
     return command
 
 
+class PipeClosed(Exception):
+    """Standard output's reader went away (``cribbage score - | head``)."""
+
+
+class Group(click.Group):
+    """The command group. A closed pipe is a normal end for a filter: it reaches
+    :func:`main` as :class:`PipeClosed`, not as the exit status 1 Click gives it."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            raise PipeClosed from None
+
+
 @click.group(
+    cls=Group,
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog="Run 'cribbage COMMAND --help' for a command's options and examples.",
 )
@@ -224,8 +262,12 @@ LEVEL_CHOICE = click.Choice(["easy", "normal", "hard"])
 
 @cli.command(epilog=PLAY_EXAMPLES)
 @click.option("--level", type=LEVEL_CHOICE, help="The computer's strength (remembered).")
-@click.option("--seed", help="Deal this game from a seed (a number or any text).")
-@click.option("--name", default="You", show_default=True, help="Your name at the table.")
+@click.option(
+    "--seed", callback=check_seed, help="Deal this game from a seed (a number or a short text)."
+)
+@click.option(
+    "--name", default="You", show_default=True, callback=check_name, help="Your name at the table."
+)
 @click.option("--short", is_flag=True, help="A short game, to 61.")
 @click.option("--muggins", is_flag=True, help="Count your own hands; missed points are taken.")
 @click.option("--cut", is_flag=True, help="Cut for the first deal (otherwise the computer deals).")
@@ -249,7 +291,7 @@ LEVEL_CHOICE = click.Choice(["easy", "normal", "hard"])
 @game_input_options
 def play(
     level: str | None,
-    seed: str | None,
+    seed: int | str | None,
     name: str,
     short: bool,
     muggins: bool,
@@ -323,7 +365,9 @@ Examples:
 @click.option("--date", "day", metavar="YYYY-MM-DD", help="Play a past day's deal.")
 @click.option("--share", is_flag=True, help="Print only the one-line result of the day's game.")
 @click.option("--muggins", is_flag=True, help="Count your own hands; missed points are taken.")
-@click.option("--name", default="You", show_default=True, help="Your name at the table.")
+@click.option(
+    "--name", default="You", show_default=True, callback=check_name, help="Your name at the table."
+)
 @style_options
 @click.option("--fast", is_flag=True, help="No pause between the computer's moves.")
 @game_input_options
@@ -412,8 +456,9 @@ def stats(since: str | None, as_json: bool, data_dir: str | None) -> None:
     """
     from datetime import date
 
+    from cribcli.record import LOG_LIMIT
     from cribcli.stats import StatsError, history, read_game
-    from cribcli.store import Places
+    from cribcli.store import Places, StoreError, game_logs, read_text
     from cribcli.ui.daily import streak
     from cribcli.ui.render import stats_lines
 
@@ -423,16 +468,19 @@ def stats(since: str | None, as_json: bool, data_dir: str | None) -> None:
         except ValueError:
             raise UserError(f"`{since}` is not a date: write it YYYY-MM-DD") from None
     games = Places.find(data_dir).games
+    try:
+        paths = sorted(game_logs(games, warn))
+    except StoreError as error:
+        raise DataError(str(error)) from None
 
     def records() -> Iterable[GameRecord]:
-        for path in sorted(games.glob("*.toml")):
+        for path in paths:
             try:
-                yield read_game(path.name, path.read_text(encoding="utf-8"))
-            except (StatsError, OSError, UnicodeDecodeError) as error:
-                click.echo(
-                    f"cribbage: skipping {path}: {getattr(error, 'strerror', None) or error}",
-                    err=True,
-                )
+                yield read_game(path.name, read_text(path, LOG_LIMIT) or "")
+            except StoreError as error:
+                warn(f"skipping {error}")
+            except StatsError as error:
+                warn(f"skipping {path}: {error}")
 
     total = history(records(), since or "")
     days = streak(games, date.today().isoformat())
@@ -455,9 +503,7 @@ Examples:
 
 
 @cli.command(epilog=REPLAY_EXAMPLES)
-@click.argument(
-    "log", metavar="LOG", required=False, type=click.Path(dir_okay=False, allow_dash=True)
-)
+@click.argument("log", metavar="LOG", required=False, type=click.Path(allow_dash=True))
 @click.option("--last", is_flag=True, help="Replay the game you finished last.")
 @click.option(
     "--data-dir",
@@ -495,9 +541,12 @@ def replay(
     from cribcli.ui.render import decide_style
 
     if last:
-        from cribcli.store import Places, latest_game
+        from cribcli.store import Places, StoreError, latest_game
 
-        found = latest_game(Places.find(data_dir).games)
+        try:
+            found = latest_game(Places.find(data_dir).games, warn)
+        except StoreError as error:
+            raise DataError(str(error)) from None
         if found is None:
             raise DataError("no finished game yet: play one with 'cribbage play'")
         log = str(found)
@@ -540,8 +589,17 @@ def replay(
             click.echo(stop)
 
 
+def warn(line: str) -> None:
+    """A line on standard error about something read that cannot be used."""
+    from cribcli.ui.render import printable
+
+    click.echo(f"cribbage: {printable(line)}", err=True)
+
+
 def _game_title(info: GameInfo) -> str:
     """``You v Computer (normal), to 121, seed 7``."""
+    from cribcli.ui.render import printable
+
     seats = " v ".join(
         seat.name + (f" ({seat.level})" if seat.level else "") for seat in info.seats
     )
@@ -550,19 +608,27 @@ def _game_title(info: GameInfo) -> str:
         title += f", {info.label}"
     if info.started:
         title += f", {info.started}"
-    return title + "."
+    return printable(title + ".")
 
 
 def _read_text(path: str) -> str:
-    """A file's text, or standard input's for '-'. Unreadable input is a data error."""
+    """A log's text, from a file or from standard input for '-': bounded in size, and only
+    from a regular file (never a FIFO or a device). Unreadable input is a data error."""
+    from cribcli.record import LOG_LIMIT
+    from cribcli.store import StoreError, read_stream, read_text
+
     try:
         if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as stream:
-            return stream.read()
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise DataError(f"{path}: cannot read it ({reason})") from None
+            stream = getattr(sys.stdin, "buffer", None)
+            if stream is None:  # a text stream stands in for standard input (tests)
+                return sys.stdin.read(LOG_LIMIT + 1)
+            return read_stream(stream, LOG_LIMIT)
+        text = read_text(Path(path), LOG_LIMIT)
+    except StoreError as error:
+        raise DataError(str(error)) from None
+    if text is None:
+        raise DataError(f"{path}: cannot read it (No such file or directory)")
+    return text
 
 
 ADVICE_EXAMPLES = """\b
@@ -660,7 +726,9 @@ Examples:
 @click.option(
     "--games", type=click.IntRange(min=1), default=100, show_default=True, help="How many games."
 )
-@click.option("--seed", default="1", show_default=True, help="The match's seed.")
+@click.option(
+    "--seed", default="1", show_default=True, callback=check_seed, help="The match's seed."
+)
 @click.option(
     "--jobs",
     type=click.IntRange(min=1),
@@ -675,7 +743,7 @@ def match(
     first: str,
     second: str,
     games: int,
-    seed: str,
+    seed: int | str,
     jobs: int,
     short: bool,
     log_dir: str | None,
@@ -688,57 +756,33 @@ def match(
     interval, skunks, how often the first dealer won, and the average points a deal from
     pegging, hand and crib, for each level as dealer and as pone.
     """
-    from functools import partial
-
-    from cribcli.match import Report
+    from cribcli.match import run_match
     from cribcli.ui.render import match_lines
+    from cribcli.ui.signals import Stopped, stopped_by_signals
 
-    report = Report((first, second))
-    task = partial(_match_game, (first, second), seed, 61 if short else 121, log_dir)
-    indices = range(games)
-    show_bar = sys.stderr.isatty() and not as_json
-    if jobs > 1:
-        import multiprocessing
-
-        with multiprocessing.Pool(jobs) as pool:
-            results = pool.imap(task, indices, chunksize=4)  # in order: sums add up alike
-            _collect(report, results, games, show_bar)
-    else:
-        _collect(report, map(task, indices), games, show_bar)
+    bar = None
+    if sys.stderr.isatty() and not as_json:
+        bar = click.progressbar(length=games, label="Playing", file=sys.stderr)
+    try:
+        with stopped_by_signals(), bar or contextlib.nullcontext():
+            report = run_match(
+                (first, second),
+                games,
+                seed,
+                target=61 if short else 121,
+                jobs=jobs,
+                log_dir=Path(log_dir) if log_dir else None,
+                on_game=(lambda: bar.update(1)) if bar else None,
+            )
+    except CribbageError as error:
+        raise DataError(str(error)) from None
+    except Stopped as stop:
+        click.get_current_context().exit(128 + stop.signum)
     if as_json:
         click.echo(json.dumps(report.as_json()))
     else:
         for line in match_lines(report):
             click.echo(line)
-
-
-def _match_game(
-    levels: tuple[str, str], seed: str, target: int, log_dir: str | None, index: int
-) -> GameSummary:
-    from cribcli.match import play_game
-
-    save = None
-    if log_dir:
-        from pathlib import Path
-
-        from cribcli.record import dumps
-        from cribcli.store import write_atomic
-
-        def save(info: GameInfo, events: list[Event]) -> None:
-            write_atomic(Path(log_dir) / f"game-{index:05}.toml", dumps(info, events))
-
-    return play_game(levels, seed, index, target, save)
-
-
-def _collect(report: Report, results: Iterable[GameSummary], games: int, show_bar: bool) -> None:
-    if not show_bar:
-        for result in results:
-            report.add(result)
-        return
-    with click.progressbar(length=games, label="Playing", file=sys.stderr) as bar:
-        for result in results:
-            report.add(result)
-            bar.update(1)
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
@@ -749,12 +793,15 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         hint = ""
         if isinstance(error, click.UsageError) and error.ctx is not None:
             hint = f" (see '{error.ctx.command_path} --help')"
-        click.echo(f"cribbage: {error.format_message().rstrip('.')}{hint}", err=True)
+        from cribcli.ui.render import printable
+
+        message = printable(error.format_message().rstrip("."))
+        click.echo(f"cribbage: {message}{hint}", err=True)
         sys.exit(error.exit_code)
     except click.Abort:
         click.echo("cribbage: interrupted", err=True)
         sys.exit(130)
-    except BrokenPipeError:
+    except (BrokenPipeError, PipeClosed):
         # The reader went away (`cribbage score - | head`): stop quietly, and keep Python
         # from complaining when it flushes stdout on the way out.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -8,15 +8,22 @@ a deal by source (pegging, hand, crib) for each level as dealer and as pone.
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Callable, Iterable
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
 
 from cribcli.engine import Rules
 from cribcli.events import Dealt, Event, GameOver, Pegged, Played, RoundEnded, Shown
 from cribcli.players import computer
-from cribcli.record import GameInfo, Seat
+from cribcli.record import GameInfo, Seat, dumps
 from cribcli.session import run_game
+from cribcli.store import StoreError, reason, write_atomic
 
 SOURCES = ("pegging", "hand", "crib")
 
@@ -73,6 +80,99 @@ def play_game(
         skunk=next((s for s in over.skunks if s), ""),
         deals=tuple(deal_points(events)),
     )
+
+
+def run_match(
+    levels: tuple[str, str],
+    games: int,
+    seed: int | str,
+    *,
+    target: int = 121,
+    jobs: int = 1,
+    log_dir: Path | None = None,
+    on_game: Callable[[], None] | None = None,
+) -> Report:
+    """Play a match of ``games`` games and add them up; ``on_game`` hears each one end.
+
+    With ``jobs`` over 1 the games are spread over worker processes, which stop with the
+    match: on Ctrl-C, a signal, or the match process dying, none is left running. Raises
+    StoreError if a log cannot be written to ``log_dir``.
+    """
+    if log_dir is not None:
+        try:
+            log_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreError(f"cannot use the folder {log_dir} ({reason(error)})") from None
+    report = Report(levels)
+    task = partial(_logged_game, levels, seed, target, log_dir)
+    with _games(task, games, jobs) as results:
+        for result in results:  # in order, so that the sums add up alike however spread
+            report.add(result)
+            if on_game:
+                on_game()
+    return report
+
+
+@contextlib.contextmanager
+def _games(
+    task: Callable[[int], GameSummary], games: int, jobs: int
+) -> Iterator[Iterable[GameSummary]]:
+    if jobs == 1:
+        yield map(task, range(games))
+        return
+    import multiprocessing
+
+    pool = multiprocessing.Pool(jobs, initializer=_worker_starts, initargs=(os.getpid(),))
+    try:
+        yield pool.imap(task, range(games), chunksize=4)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+_parent = 0
+"""In a worker: the process id of the match it plays for."""
+
+
+def _worker_starts(parent: int) -> None:
+    """A worker leaves Ctrl-C to the match, and dies with it (at once on Linux, else
+    before its next game)."""
+    global _parent
+    _parent = parent
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for number in (signal.SIGTERM, signal.SIGHUP):  # not the match's own handlers
+        signal.signal(number, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    _orphaned()
+
+
+def _orphaned() -> None:
+    if _parent and os.getppid() != _parent:
+        os._exit(1)
+
+
+def _logged_game(
+    levels: tuple[str, str], seed: int | str, target: int, log_dir: Path | None, index: int
+) -> GameSummary:
+    _orphaned()
+    save = None
+    if log_dir is not None:
+        path = log_dir / f"game-{index:05}.toml"
+
+        def save(info: GameInfo, events: list[Event]) -> None:
+            try:
+                write_atomic(path, dumps(info, events))
+            except OSError as error:
+                raise StoreError(f"cannot write {path} ({reason(error)})") from None
+
+    return play_game(levels, seed, index, target, save)
 
 
 def deal_points(events: Iterable[Event]) -> list[tuple[int, tuple[tuple[int, int, int], ...]]]:

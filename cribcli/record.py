@@ -8,6 +8,7 @@ format is described in docs/game-log.md.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -45,9 +46,98 @@ from cribcli.events import (
 FORMAT = 1
 """The version of the log format this code writes and reads."""
 
+LOG_LIMIT = 1 << 20
+"""The most bytes a log may hold (1 MiB). A game to 121 takes about 10 KB; a file bigger
+than this is not a game log, and is refused before it is read."""
+
+SEED_LIMIT = 100
+"""The longest seed a log holds: characters of text, or digits of a number."""
+TYPED_SEED_LIMIT = 64
+"""The longest seed a person may type, leaving room for the seeds made from it (a match's
+games are seeded ``SEED/match N``)."""
+NAME_LIMIT = 40
+"""The longest name a seat may have."""
+PLAYER_KINDS = ("human", "computer")
+"""Who can sit in a seat."""
+LEVEL_NAMES = ("easy", "normal", "hard")
+"""The computer's levels, weakest first (the players package makes them)."""
+
+_NESTING_LIMIT = 8
+_DOTS_LIMIT = 8
+
 
 class LogError(CribbageError):
     """A log that is not a game log, or that breaks the rules or disagrees with itself."""
+
+
+def parse_seed(text: str) -> int | str:
+    """A seed as typed: a whole number (``7``) or any short printable text (``"spring"``).
+
+    Raises CribbageError for a seed that could not be written to a log and read back.
+    """
+    if not text:
+        raise CribbageError("the seed is empty: give a number or a word, e.g. --seed 7")
+    if len(text) > TYPED_SEED_LIMIT:
+        raise CribbageError(f"the seed is {len(text)} characters long: at most {TYPED_SEED_LIMIT}")
+    if not text.isprintable():
+        raise CribbageError("the seed holds characters that cannot be printed")
+    return int(text) if text.isascii() and text.isdigit() else text
+
+
+def check_name(name: str) -> str:
+    """A seat's name as typed. Raises CribbageError for one a log could not hold cleanly."""
+    if not name.strip():
+        raise CribbageError("the name is empty")
+    if len(name) > NAME_LIMIT:
+        raise CribbageError(f"the name is {len(name)} characters long: at most {NAME_LIMIT}")
+    if not name.isprintable():
+        raise CribbageError("the name holds characters that cannot be printed")
+    return name
+
+
+def _seed_problem(seed: int | str) -> str | None:
+    """Why a seed read from a log is not one (None if it is)."""
+    if isinstance(seed, int):
+        return None if 0 <= seed < 10**SEED_LIMIT else "a seed number is whole, 0 or more"
+    if not seed or len(seed) > SEED_LIMIT:
+        return f"a seed text is 1 to {SEED_LIMIT} characters"
+    return None
+
+
+# Strings and comments, which may hold anything: the shape check looks past them.
+_QUOTED = re.compile(
+    r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*'
+)
+_BRACKETS = re.compile(r"[\[\]{}]")
+_LONG_NUMBER = re.compile(f"[0-9_]{{{SEED_LIMIT + 1}}}")
+
+
+def parse_toml(text: str) -> dict[str, Any]:
+    """A log's TOML text as a document. Raises LogError for anything else.
+
+    Shapes no game log has are refused before the TOML parser sees them, because they cost
+    it time or memory out of all proportion: arrays or tables nested more than 8 deep,
+    keys of more than 8 dotted parts, and numbers of more than :data:`SEED_LIMIT` digits.
+    Text longer than :data:`LOG_LIMIT` is refused too.
+    """
+    if len(text) > LOG_LIMIT:
+        raise LogError(f"not a game log: longer than {LOG_LIMIT // 1024} KiB")
+    bare = _QUOTED.sub('""', text)
+    if any(line.count(".") > _DOTS_LIMIT for line in bare.splitlines()):
+        raise LogError(f"not a game log: a key of more than {_DOTS_LIMIT} dotted parts")
+    if _LONG_NUMBER.search(bare):
+        raise LogError(f"not a game log: a number of more than {SEED_LIMIT} digits")
+    depth = 0
+    for bracket in _BRACKETS.finditer(bare):
+        depth += 1 if bracket.group() in "[{" else -1
+        if depth > _NESTING_LIMIT:
+            raise LogError(f"not a game log: nested more than {_NESTING_LIMIT} deep")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise LogError(f"not a game log: the TOML does not parse ({error})") from None
+    except (ValueError, RecursionError) as error:  # e.g. a number of 5,000 digits
+        raise LogError(f"not a game log: {error}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,16 +294,18 @@ class GameLog:
 
 def loads(text: str) -> GameLog:
     """Read a log's TOML text. Raises LogError naming what is wrong."""
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise LogError(f"not a game log: the TOML does not parse ({error})") from None
+    if not text.strip():
+        raise LogError("not a game log: it is empty")
+    doc = parse_toml(text)
     fmt = doc.get("format")
     if fmt is None:
         raise LogError("not a game log: there is no `format`")
     if fmt != FORMAT:
         raise LogError(f"log format {fmt!r} is not one this version reads (it reads {FORMAT})")
     seed = _field(doc, "seed", (int, str), "the log")
+    problem = _seed_problem(seed)
+    if problem:
+        raise LogError(f"the log: `seed` is not a seed ({problem})")
     rules_doc = _field(doc, "rules", dict, "the log")
     try:
         rules = Rules(
@@ -235,14 +327,16 @@ def loads(text: str) -> GameLog:
         where = f"seats[{i}]"
         if not isinstance(seat, dict):
             raise LogError(f"{where} is not a table")
+        name = _field(seat, "name", str, where)
+        if not name or len(name) > NAME_LIMIT:
+            raise LogError(f"{where}: a name is 1 to {NAME_LIMIT} characters")
+        player = _field(seat, "player", str, where)
+        if player not in PLAYER_KINDS:
+            raise LogError(f"{where}: `player` is {' or '.join(PLAYER_KINDS)}")
         level = seat.get("level")
-        seats.append(
-            Seat(
-                name=_field(seat, "name", str, where),
-                player=_field(seat, "player", str, where),
-                level=level if isinstance(level, str) else None,
-            )
-        )
+        if player == "computer" and level not in LEVEL_NAMES:
+            raise LogError(f"{where}: a computer's `level` is {', '.join(LEVEL_NAMES)}")
+        seats.append(Seat(name, player, level if player == "computer" else None))
     rounds = []
     for i, round_doc in enumerate(_field(doc, "rounds", list, "the log")):
         where = f"round {i + 1}"
@@ -269,14 +363,12 @@ def loads(text: str) -> GameLog:
     result = doc.get("result")
     if result is not None and not isinstance(result, dict):
         raise LogError("result is not a table")
-    started = doc.get("started")
-    label = doc.get("label")
     info = GameInfo(
         rules=rules,
         seats=tuple(seats),
         seed=seed,
-        started=started if isinstance(started, str) else None,
-        label=label if isinstance(label, str) else None,
+        started=_short_text(doc, "started"),
+        label=_short_text(doc, "label"),
     )
     return GameLog(info, tuple(rounds), result)
 
@@ -298,6 +390,14 @@ def _strings(doc: dict[str, Any], key: str, where: str, *, required: bool = True
     if not all(isinstance(value, str) for value in values):
         raise LogError(f"{where}: `{key}` must be a list of strings")
     return list(values)
+
+
+def _short_text(doc: dict[str, Any], key: str) -> str | None:
+    """An optional free-text field of the log's top (``started``, ``label``)."""
+    value = _optional_str(doc, key, "the log")
+    if value is not None and len(value) > SEED_LIMIT:
+        raise LogError(f"the log: `{key}` is longer than {SEED_LIMIT} characters")
+    return value
 
 
 def _optional_str(doc: dict[str, Any], key: str, where: str) -> str | None:
@@ -377,7 +477,7 @@ def replay(log: GameLog) -> Replay:
     for record, events in zip(log.rounds, _by_round(result.events), strict=False):
         _check_round(record, events)
     result.state = state
-    _check_result(log, state)
+    _check_result(log, state, result.events)
     return result
 
 
@@ -483,7 +583,7 @@ def _same_list(where: str, said: Sequence[str], given: Sequence[str]) -> None:
         raise LogError(f"{where} {len(said) + 1}: the log leaves out `{given[len(said)]}`")
 
 
-def _check_result(log: GameLog, state: State) -> None:
+def _check_result(log: GameLog, state: State, events: Sequence[Event]) -> None:
     if log.result is None:
         if state.phase is Phase.OVER:
             raise LogError("result: the game is over but the log gives no result")
@@ -492,3 +592,5 @@ def _check_result(log: GameLog, state: State) -> None:
         raise LogError("result: the log gives a result, but the game did not end")
     _expect("result", "the winner", log.result.get("winner"), state.winner)
     _expect("result", "the final scores", log.result.get("scores"), list(state.scores))
+    over = next(event for event in reversed(events) if isinstance(event, GameOver))
+    _expect("result", "the skunks", log.result.get("skunks"), list(over.skunks))

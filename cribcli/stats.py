@@ -9,12 +9,12 @@ played); the other seats are the computer.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from cribcli.errors import CribbageError
+from cribcli.record import parse_toml
 
 
 class StatsError(CribbageError):
@@ -57,9 +57,9 @@ def read_game(name: str, text: str) -> GameRecord:
     except (ValueError, IndexError, KeyError):
         pass
     try:
-        return _from_toml(name, tomllib.loads(text))
-    except (tomllib.TOMLDecodeError, ValueError, IndexError, KeyError, TypeError) as error:
-        raise StatsError(f"{name}: not a finished game log ({error})") from None
+        return _from_toml(name, parse_toml(text))
+    except (ValueError, IndexError, KeyError, TypeError) as error:
+        raise StatsError(f"not a finished game log ({error})") from None
 
 
 def _scan(name: str, text: str) -> GameRecord:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
+import signal
 import sys
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +28,18 @@ class Result:
 Run = Callable[..., Result]
 
 
+@pytest.fixture(autouse=True)
+def temporary_folder(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """The system's temporary folder, for this test alone: a game that cannot be saved
+    where it lives is kept there, and a test writes nothing outside pytest's folders."""
+    folder = tmp_path_factory.mktemp("system-temp")
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    monkeypatch.setenv("TMPDIR", str(folder))
+    return folder
+
+
 @pytest.fixture
 def cribbage(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
     """Run ``cribbage ARGS...`` with optional standard input; return what it printed."""
@@ -37,3 +53,19 @@ def cribbage(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
         return Result(code if isinstance(code, int) else 1, captured.out, captured.err)
 
     return run
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Fail, rather than hang, if the block takes longer than ``seconds``."""
+
+    def hung(signum: int, frame: object) -> None:
+        raise AssertionError(f"still running after {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)

@@ -59,7 +59,8 @@ def test_stopped_log_says_where(cribbage: Run) -> None:
     [
         ("not toml [[", "not a game log"),
         ("format = 1\n", "`seed` is missing"),
-        ("", "there is no `format`"),
+        ("", "it is empty"),
+        ("# nothing but a comment\n", "there is no `format`"),
     ],
 )
 def test_bad_logs_are_one_line_and_status_1(cribbage: Run, text: str, message: str) -> None:

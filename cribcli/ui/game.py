@@ -16,24 +16,26 @@ from typing import TextIO
 
 from cribcli.engine import Rules
 from cribcli.errors import CribbageError, UsageProblem
+from cribcli.games import Saver, file_game
 from cribcli.players import Player, computer
-from cribcli.record import GameInfo, Seat, loads
+from cribcli.record import LOG_LIMIT, GameInfo, Seat, loads
 from cribcli.session import Session
 from cribcli.store import (
     Places,
     SaveLock,
     StoreError,
-    archive,
+    clean_leftovers,
     load_settings,
     read_text,
+    reason,
     save_settings,
     set_aside,
-    write_atomic,
 )
-from cribcli.ui.lines import ScriptError, run_lines
+from cribcli.ui.lines import SCRIPT_ENDED, ScriptError, run_lines
 from cribcli.ui.narrate import Table
 from cribcli.ui.play import GameUI, Quit
-from cribcli.ui.render import decide_style
+from cribcli.ui.render import decide_style, printable
+from cribcli.ui.signals import Stopped, stopped_by_signals
 
 EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 PACE = 0.6
@@ -47,7 +49,8 @@ class PlayOptions:
     """What ``cribbage play`` was asked for."""
 
     level: str | None = None
-    seed: str | None = None
+    seed: int | str | None = None
+    """Checked already (:func:`cribcli.record.parse_seed`)."""
     name: str = "You"
     short: bool = False
     cut: bool = False
@@ -83,11 +86,18 @@ def play_game(options: PlayOptions) -> int:
     save_path = places.save(f"daily-{options.daily}" if options.daily else "game")
     interactive = options.script is None and options.stdin.isatty() and not options.as_json
     say = _sayer(options.stdout)
-    with SaveLock(save_path):
-        session = _saved_session(options, save_path, interactive, say)
+    with stopped_by_signals(), SaveLock(save_path, warn=_warn) as lock:
+        clean_leftovers(save_path)
+        saver = Saver(
+            save_path,
+            _warn,
+            lock=lock,
+            copy=Path(options.log_path) if options.log_path else None,
+        )
+        session = _saved_session(options, save_path, saver, interactive, say)
         fresh = session is None
         if session is None:
-            session = _new_session(options, places, save_path, interactive)
+            session = _new_session(options, places, saver, interactive)
         human = 0
         style = decide_style(
             options.stdout,
@@ -105,50 +115,90 @@ def play_game(options: PlayOptions) -> int:
         ui = GameUI(session, human, table, say=say, pause=pause, as_json=options.as_json)
         if fresh:
             ui.tell(session.events)  # the cut for deal and the first deal
+        name = _log_name(options, session)
         try:
             if interactive:
                 from cribcli.ui.repl import run_repl
 
-                finished = run_repl(ui, places.history)
+                finished = run_repl(ui, places.history, warn=_warn)
             else:
                 lines = options.script if options.script is not None else options.stdin
                 finished = run_lines(ui, lines, say)
         except Quit:
-            say(f"The game is saved: '{options.command}' carries on where you left off.")
-            return EXIT_OK
+            return _left(
+                saver,
+                name,
+                say,
+                f"The game is saved: '{options.command}' carries on where you left off.",
+            )
         except ScriptError as error:
             print(f"cribbage: {error}", file=sys.stderr)
-            say("The game is saved as it stood before that line.")
+            _left(saver, name, say, "The game is saved as it stood before that line.")
             return EXIT_DATA
         except KeyboardInterrupt:
             say("")
-            say(f"Interrupted: the game is saved; '{options.command}' carries on.")
-            return EXIT_INTERRUPTED
+            carry_on = f"the game is saved; '{options.command}' carries on."
+            return _left(saver, name, say, f"Interrupted: {carry_on}") or EXIT_INTERRUPTED
+        except Stopped as stop:
+            with contextlib.suppress(OSError):  # after a hangup there is no terminal
+                _left(
+                    saver, name, say, f"Stopped: the game is saved; '{options.command}' carries on."
+                )
+            return 128 + stop.signum
         if not finished:
-            return EXIT_OK
-        date = datetime.now().strftime("%Y-%m-%d")
-        name = f"daily-{options.daily}" if options.daily else f"{date}-seed-{session.info.seed}"
-        try:
-            kept = archive(save_path, places.games, name)
-        except OSError as error:
-            print(
-                f"cribbage: cannot file the finished game ({error.strerror or error}); "
-                f"its log stays in {save_path}",
-                file=sys.stderr,
-            )
-            return EXIT_DATA
-        if options.as_json:
+            return _left(saver, name, say, None if options.as_json else SCRIPT_ENDED)
+        filed = file_game(saver, places.games, name)
+        if filed.path is None:
+            _show_log(saver.text, say, options.as_json)
+        elif options.as_json:
             import json
 
-            say(json.dumps({"event": "saved", "path": str(kept)}))
-        else:
-            say(f"The game's log is in {kept} ('cribbage replay --last' tells it again).")
-        if options.daily and not options.as_json:
+            say(json.dumps({"event": "saved", "path": str(filed.path)}))
+        elif filed.ok:
+            say(f"The game's log is in {filed.path} ('cribbage replay --last' tells it again).")
+        if options.daily and not options.as_json and filed.ok:
             from cribcli.ui.daily import result_lines
 
             for line in result_lines(places.games, options.daily):
                 say(line)
+        return EXIT_OK if filed.ok else EXIT_DATA
+
+
+def _warn(line: str) -> None:
+    """A line about the game's files, on standard error."""
+    print(f"cribbage: {printable(line)}", file=sys.stderr, flush=True)
+
+
+def _log_name(options: PlayOptions, session: Session) -> str:
+    """The name a finished game is filed under: ``daily-DATE`` or ``DATE-seed-SEED``."""
+    if options.daily:
+        return f"daily-{options.daily}"
+    return f"{datetime.now().strftime('%Y-%m-%d')}-seed-{session.info.seed}"
+
+
+def _left(saver: Saver, name: str, say: Callable[[str], None], saved: str | None) -> int:
+    """The player leaves a game before its end: say ``saved`` if the save holds the game,
+    else keep the game elsewhere and say where. Returns the exit status: 1 if the game
+    could not be saved where it lives."""
+    if saver.saved:
+        if saved:
+            say(saved)
         return EXIT_OK
+    if saver.keep(f"save-{name}") is None:
+        _show_log(saver.text, say, as_json=False)
+    return EXIT_DATA
+
+
+def _show_log(text: str, say: Callable[[str], None], as_json: bool) -> None:
+    """The last resort for a log that could be written nowhere: show it whole."""
+    if as_json:
+        import json
+
+        say(json.dumps({"event": "log", "text": text}))
+        return
+    say("The game's log, which could not be written to any file:")
+    for line in text.splitlines():
+        say(line)
 
 
 def _sayer(stream: TextIO) -> Callable[[str], None]:
@@ -164,30 +214,32 @@ def _pacer(enabled: bool) -> Callable[[], None]:
 
 
 def _saved_session(
-    options: PlayOptions, save_path: Path, interactive: bool, say: Callable[[str], None]
+    options: PlayOptions,
+    save_path: Path,
+    saver: Saver,
+    interactive: bool,
+    say: Callable[[str], None],
 ) -> Session | None:
-    """The game in progress, if there is one and it is to be carried on."""
-    text = read_text(save_path)
-    if not text:
-        return None
+    """The game in progress, if there is one and it is to be carried on. Anything at the
+    save's path that is not a readable game log is set aside, and a new game starts."""
     try:
+        text = read_text(save_path, LOG_LIMIT, follow_links=False)
+        if text is None:
+            return None
         log = loads(text)
-        session = Session.resume(log, _computers(log.info), _saver(save_path, options.log_path))
+        session = Session.resume(log, _computers(log.info), saver)
     except CribbageError as error:
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         try:
-            kept = set_aside(save_path, stamp)
+            kept = set_aside(save_path)
         except OSError as problem:
             raise StoreError(
                 f"the saved game {save_path} could not be read ({error}) nor moved aside "
-                f"({problem.strerror or problem})"
+                f"({reason(problem)})"
             ) from None
-        print(
-            f"cribbage: the saved game could not be read ({error}); it is kept as {kept} "
-            "and a new game starts",
-            file=sys.stderr,
-        )
+        why = str(error).removeprefix(f"{save_path}: ")
+        _warn(f"the saved game could not be read ({why}); it is kept as {kept}: a new game starts")
         return None
+    saver.text = text
     if options.new:
         if (
             interactive
@@ -195,7 +247,7 @@ def _saved_session(
             and not options.ask("Abandon the saved game and start a new one?", False)
         ):
             return session
-        os.remove(save_path)
+        _abandon(save_path)
         return None
     if options.new_game_options:
         if not interactive:
@@ -205,17 +257,21 @@ def _saved_session(
                 "to abandon it, or leave them out to carry it on"
             )
         if options.ask and not options.ask("A game is in progress. Carry it on?", True):
-            os.remove(save_path)
+            _abandon(save_path)
             return None
     say(f"Carrying on your game (round {session.state.round}).")
     return session
 
 
-def _new_session(
-    options: PlayOptions, places: Places, save_path: Path, interactive: bool
-) -> Session:
+def _abandon(save_path: Path) -> None:
+    """Throw the saved game away (if it cannot be removed, the new game's save replaces it)."""
+    with contextlib.suppress(OSError):
+        save_path.unlink()
+
+
+def _new_session(options: PlayOptions, places: Places, saver: Saver, interactive: bool) -> Session:
     if options.daily:
-        return _daily_session(options.daily, options, save_path)
+        return _daily_session(options.daily, options, saver)
     settings = load_settings(places.settings)
     level = options.level
     default = (
@@ -228,11 +284,7 @@ def _new_session(
         # a setting not remembered is no reason to stop a game
         with contextlib.suppress(OSError):
             save_settings(places.settings, {**settings, "level": level})
-    seed: int | str = (
-        options.seed if options.seed is not None else int.from_bytes(os.urandom(4), "big")
-    )
-    if isinstance(seed, str) and seed.isdigit():
-        seed = int(seed)
+    seed = options.seed if options.seed is not None else int.from_bytes(os.urandom(4), "big")
     players = options.players
     rules = Rules(
         players=players,
@@ -247,7 +299,7 @@ def _new_session(
     info = GameInfo(
         rules, seats, seed, started=datetime.now().astimezone().isoformat(timespec="seconds")
     )
-    return Session.start(info, _computers(info), _saver(save_path, options.log_path))
+    return Session.start(info, _computers(info), saver)
 
 
 def daily_info(date: str, name: str = "You", muggins: bool = False) -> GameInfo:
@@ -257,9 +309,9 @@ def daily_info(date: str, name: str = "You", muggins: bool = False) -> GameInfo:
     return GameInfo(rules, seats, f"daily/{date}", label=f"daily {date}")
 
 
-def _daily_session(date: str, options: PlayOptions, save_path: Path) -> Session:
+def _daily_session(date: str, options: PlayOptions, saver: Saver) -> Session:
     info = daily_info(date, options.name, options.muggins)
-    return Session.start(info, _computers(info), _saver(save_path, options.log_path))
+    return Session.start(info, _computers(info), saver)
 
 
 def _computers(info: GameInfo) -> dict[int, Player]:
@@ -268,27 +320,3 @@ def _computers(info: GameInfo) -> dict[int, Player]:
         for seat, spec in enumerate(info.seats)
         if spec.player == "computer"
     }
-
-
-def _saver(save_path: Path, extra: str | None) -> Callable[[str], None]:
-    """Save after every move. A save that fails (a full disk, a folder made read-only)
-    leaves the last good save as it was; the game goes on, saying so once, and every
-    later move tries again."""
-    failing: set[str] = set()
-
-    def save(text: str) -> None:
-        for path in (save_path, *([Path(extra)] if extra else [])):
-            try:
-                write_atomic(path, text)
-                failing.discard(str(path))
-            except OSError as error:
-                if str(path) not in failing:
-                    failing.add(str(path))
-                    reason = error.strerror or str(error)
-                    print(
-                        f"cribbage: cannot save to {path} ({reason}): the game goes on, the "
-                        "last save is kept, and saving is tried again after every move",
-                        file=sys.stderr,
-                    )
-
-    return save

@@ -21,7 +21,8 @@ class ScriptError(Exception):
 
 
 def run_lines(ui: GameUI, lines: Iterable[str], say: Callable[[str], None]) -> bool:
-    """Play from ``lines`` until the game ends (True) or the lines do (False).
+    """Play from ``lines`` until the game ends (True) or the lines do (False: the caller
+    says what became of the game).
 
     Raises ScriptError for a line that cannot be used, and Quit for ``quit``.
     """
@@ -50,11 +51,8 @@ def run_lines(ui: GameUI, lines: Iterable[str], say: Callable[[str], None]) -> b
                 continue
             break
         else:
-            say(
-                json.dumps({"event": "stopped", "reason": "end of input"})
-                if ui.as_json
-                else SCRIPT_ENDED
-            )
+            if ui.as_json:
+                say(json.dumps({"event": "stopped", "reason": "end of input"}))
             return False
 
 

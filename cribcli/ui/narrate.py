@@ -25,7 +25,7 @@ from cribcli.events import (
     Shown,
     StarterCut,
 )
-from cribcli.ui.render import PLAIN, Style, show_lines
+from cribcli.ui.render import PLAIN, Style, printable, show_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +37,10 @@ class Table:
     style: Style = PLAIN
     viewer: int | None = None
     """The seat whose cards may be shown; None shows every hand (a replay)."""
+
+    def __post_init__(self) -> None:
+        # Names come from logs, which anyone can write: never let one reach the terminal raw.
+        object.__setattr__(self, "names", tuple(printable(name) for name in self.names))
 
     def side_name(self, side: int) -> str:
         """A side's name: a player's, or two partners' with four players."""

@@ -19,6 +19,17 @@ if TYPE_CHECKING:
     from cribcli.match import Report
     from cribcli.stats import History
 
+
+def printable(text: str) -> str:
+    """Text read from a file or a pipe, safe to print: every character that is not
+    printable (escape sequences, newlines, other controls, direction overrides) is written
+    as its escape, ``\\x1b``, ``\\n``, ``\\u202e``, so that nothing read can move the
+    cursor, change the terminal or forge a line."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
 _RED = "31"
 _BOLD = "1"
 _FAINT = "2"
@@ -251,6 +262,6 @@ def stats_lines(history: History, streak: int) -> list[str]:
         crib = f"{v['crib']:7.2f}" if role == "dealer" else f"{'':>7}"
         figures = f"{v['pegging']:9.2f}{v['hand']:7.2f}{crib}{v['total']:7.2f}"
         lines.append(f"  as {role:<16}{int(v['deals']):>6}{figures}")
-    lines.append(f"Best hand: {history.best_hand} ({history.best_game})")
+    lines.append(f"Best hand: {history.best_hand} ({printable(history.best_game)})")
     lines.append(f"Daily streak: {streak} day{'s' if streak != 1 else ''} in a row")
     return lines

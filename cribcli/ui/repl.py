@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from prompt_toolkit import PromptSession, print_formatted_text
@@ -39,18 +39,60 @@ def say(line: str) -> None:
     print_formatted_text(ANSI(line))
 
 
+class KeptHistory(FileHistory):
+    """The REPL's history in a file; if the file cannot be read or written (a read-only or
+    full state folder), the game goes on with the history of this session only."""
+
+    def __init__(self, path: Path, warn: Callable[[str], None]) -> None:
+        super().__init__(str(path))
+        self.path = path
+        self.warn = warn
+        self.working = True
+
+    def load_history_strings(self) -> Iterable[str]:
+        try:
+            return list(super().load_history_strings())
+        except (OSError, ValueError) as error:  # ValueError: not UTF-8
+            self._fails(error)
+            return []
+
+    def store_string(self, string: str) -> None:
+        if not self.working:
+            return
+        try:
+            super().store_string(string)
+        except OSError as error:
+            self._fails(error)
+
+    def _fails(self, error: Exception) -> None:
+        if self.working:
+            self.working = False
+            why = getattr(error, "strerror", None) or error
+            self.warn(f"cannot keep the prompt's history in {self.path} ({why}): play goes on")
+
+
+def history_in(path: Path | None, warn: Callable[[str], None]) -> History:
+    """The prompt's history: kept in ``path`` if it can be, else for this session only."""
+    if path is None:
+        return InMemoryHistory()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        warn(f"cannot keep the prompt's history in {path} ({error.strerror}): play goes on")
+        return InMemoryHistory()
+    return KeptHistory(path, warn)
+
+
 def run_repl(
     ui: GameUI,
     history: Path | None = None,
     *,
+    warn: Callable[[str], None] = lambda line: None,
     input: Input | None = None,
     output: Output | None = None,
 ) -> bool:
     """Play at the prompt until the game ends (True); raises Quit on quit or Ctrl-D."""
-    store: History = InMemoryHistory()
-    if history is not None:
-        history.parent.mkdir(parents=True, exist_ok=True)
-        store = FileHistory(str(history))
+    store = history_in(history, warn)
     session: PromptSession[str] = PromptSession(
         history=store,
         completer=CardCompleter(ui),
