@@ -218,14 +218,17 @@ def _read_hand(tokens: Sequence[str], starter: str | None) -> tuple[list[Card], 
 
 def _score_lines(stream: TextIO, *, crib: bool, as_json: bool) -> int:
     """Score one hand a line; report bad lines by number and go on. Returns the exit status."""
+    from cribcli.store import LINE_LIMIT, bounded_lines
     from cribcli.ui.render import show_line
 
     status = EXIT_OK
-    for number, line in enumerate(stream, start=1):
+    for number, line in enumerate(bounded_lines(stream), start=1):
         text = line.split("#", 1)[0].strip()
         if not text:
             continue
         try:
+            if len(line.rstrip("\n")) > LINE_LIMIT:
+                raise CribbageError(f"longer than {LINE_LIMIT} characters: not a hand")
             tokens = parse_cards(text)
             if len(tokens) != HAND_SIZE + 1:
                 raise CribbageError(

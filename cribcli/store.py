@@ -22,7 +22,7 @@ import stat
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -153,6 +153,24 @@ def read_stream(stream: IO[bytes], limit: int, name: str = "standard input") -> 
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise StoreError(f"{name}: not UTF-8 text") from None
+
+
+LINE_LIMIT = 1000
+"""The most characters a line typed or piped in may have (a hand is 15)."""
+
+
+def bounded_lines(stream: IO[str], limit: int = LINE_LIMIT) -> Iterator[str]:
+    """The lines of a stream, each cut to at most ``limit + 1`` characters: a longer line
+    (``/dev/zero`` has no end of line) is read on to its end but never held whole, and a
+    caller can tell it by its length."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith("\n"):
+            while (rest := stream.readline(64 * 1024)) and not rest.endswith("\n"):
+                pass
+        yield line
 
 
 def _size(limit: int) -> str:

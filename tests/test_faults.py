@@ -738,3 +738,21 @@ def test_any_line_at_the_prompt(line: str) -> None:
     with contextlib.suppress(Quit):
         error = ui.handle(line)
         assert error is None or "\n" not in error
+
+
+def test_a_line_without_end_is_never_held_whole(cribbage: Run, tmp_path: Path) -> None:
+    endless = "5H 5S JD 4C 5D\n" + "0" * 3_000_000 + "\n7H 8S 8C 9D 9H\n"
+    result = cribbage("score", "-", stdin=endless)
+    assert result.status == 1
+    assert result.err == "cribbage: line 2: longer than 1000 characters: not a hand\n"
+    assert result.out.count("\n") == 2  # the lines around it are scored
+    played = cribbage("play", "--seed", "7", "--data-dir", str(tmp_path), stdin="0" * 100_000)
+    assert played.status == 1
+    assert "line 1: longer than 1000 characters" in played.err
+    assert len(played.out) < 2000
+
+
+def test_typed_lines_are_echoed_and_refused_escaped(cribbage: Run, tmp_path: Path) -> None:
+    result = cribbage("play", "--seed", "7", "--data-dir", str(tmp_path), stdin="\x1b]0;x\x07\n")
+    assert result.status == 1
+    assert "\x1b" not in result.out + result.err and "\x07" not in result.out + result.err

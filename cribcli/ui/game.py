@@ -132,7 +132,7 @@ def play_game(options: PlayOptions) -> int:
                 f"The game is saved: '{options.command}' carries on where you left off.",
             )
         except ScriptError as error:
-            print(f"cribbage: {error}", file=sys.stderr)
+            _warn(str(error))
             _left(saver, name, say, "The game is saved as it stood before that line.")
             return EXIT_DATA
         except KeyboardInterrupt:

@@ -5,10 +5,13 @@ text, or as JSON lines for another program. No colour, no cursor movement, no pa
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from typing import TextIO
 
 from cribcli.engine import Phase
+from cribcli.store import LINE_LIMIT, bounded_lines
 from cribcli.ui.play import GameUI
+from cribcli.ui.render import printable
 
 SCRIPT_ENDED = "The script ended before the game did: the game is saved; cribbage play resumes it."
 
@@ -20,24 +23,26 @@ class ScriptError(Exception):
         super().__init__(f"line {number}: {reason}")
 
 
-def run_lines(ui: GameUI, lines: Iterable[str], say: Callable[[str], None]) -> bool:
+def run_lines(ui: GameUI, lines: TextIO, say: Callable[[str], None]) -> bool:
     """Play from ``lines`` until the game ends (True) or the lines do (False: the caller
     says what became of the game).
 
     Raises ScriptError for a line that cannot be used, and Quit for ``quit``.
     """
-    source = iter(enumerate(lines, start=1))
+    source = iter(enumerate(bounded_lines(lines), start=1))
     while True:
         ui.run_computers()
         if ui.session.over:
             return True
         _ask(ui, say)
         for number, line in source:
+            if len(line.rstrip("\n")) > LINE_LIMIT:
+                raise ScriptError(number, f"longer than {LINE_LIMIT} characters")
             text = line.split("#", 1)[0].strip()
             if not text:
                 continue
             if not ui.as_json:
-                say(f"> {text}")
+                say(f"> {printable(text)}")
             error = ui.handle(text)
             if error:
                 raise ScriptError(number, error)

@@ -14,6 +14,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from cribcli.ui.play import COMMANDS, GameUI, Quit
+from cribcli.ui.render import printable
 
 
 class CardCompleter(Completer):
@@ -111,7 +112,7 @@ def run_repl(
             text = _line(session, "Press Enter to go on ")
             error = ui.handle(text)
             if error:
-                ui.say(f"  {error}")
+                ui.say(f"  {printable(error)}")
             continue
         if shown_at != len(ui.session.events):
             shown_at = len(ui.session.events)
@@ -121,7 +122,7 @@ def run_repl(
         text = _line(session, f"{ui.prompt()}> ")
         error = ui.handle(text)
         if error:
-            ui.say(f"  {error}")
+            ui.say(f"  {printable(error)}")
 
 
 def _line(session: PromptSession[str], message: str) -> str:
