@@ -1,0 +1,389 @@
+"""Signals and broken pipes, seen from outside as a user would see them.
+
+* SIGTERM and SIGHUP at the interactive prompt (in a real pseudo-terminal) put the terminal
+  back as it was, keep the game's save and let go of its lock;
+* ``cribbage score -`` read by a reader that stops early ends quietly with status 0;
+* ``cribbage match --jobs 2`` leaves no worker running and no log written after it dies;
+* ``kill -9`` at random moments while a game is played from a pipe loses no move.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO
+
+import pexpect
+import pytest
+
+from cribcli.engine import Action, Discard, Play
+from cribcli.record import loads, replay
+from tests.scripted import moves
+
+ROOT = Path(__file__).resolve().parents[1]
+PROMPT = re.compile(r"(Put \d in the crib>|Your play, count \d+>|Press Enter to go on)\s*$")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+STTY_LINE = re.compile(r"^[0-9a-f]+(?::[0-9a-f]+)+\r?$", re.MULTILINE)
+PASTE_ON, PASTE_OFF = "\x1b[?2004h", "\x1b[?2004l"
+
+
+# --- a signal at the prompt, in a pseudo-terminal -----------------------------------------
+
+
+def spawn_in_shell(home: Path) -> pexpect.spawn:
+    """``stty -g; cribbage play ...; echo EXIT=$?; stty -g`` in a new pseudo-terminal."""
+    play = f"{shlex.quote(sys.executable)} -m cribcli play --seed 7 --level normal --fast"
+    env = {
+        **os.environ,
+        "CRIBBAGE_HOME": str(home),
+        "PROMPT_TOOLKIT_NO_CPR": "1",
+        "TERM": "xterm-256color",
+        "LANG": "C.UTF-8",
+        "COLUMNS": "80",
+        "LINES": "30",
+    }
+    env.pop("NO_COLOR", None)
+    return pexpect.spawn(
+        "sh",
+        ["-c", f"stty -g; {play}; echo EXIT=$?; stty -g"],
+        cwd=str(ROOT),
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(30, 80),
+    )
+
+
+def read_to_prompt(child: pexpect.spawn, timeout: float = 30) -> str:
+    """The raw output until the program waits at a prompt with nothing more to say."""
+    text = ""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            text += child.read_nonblocking(100_000, timeout=0.3)
+        except pexpect.TIMEOUT:
+            if PROMPT.search(ANSI.sub("", text)):
+                return text
+    raise AssertionError(f"no prompt: {ANSI.sub('', text)[-300:]!r}")
+
+
+def read_to_end(child: pexpect.spawn, timeout: float = 30) -> str:
+    """The raw output until the shell ends."""
+    child.expect(pexpect.EOF, timeout=timeout)
+    text = child.before
+    assert isinstance(text, str)
+    return text
+
+
+def game_pid(home: Path) -> int:
+    """The process id the running game wrote into its lock file."""
+    return int((home / "save.toml.lock").read_text(encoding="ascii").strip())
+
+
+def saved_actions(save: Path) -> list[Action]:
+    """The actions of the game in a save, replayed through the rules."""
+    return replay(loads(save.read_text(encoding="utf-8"))).actions
+
+
+def every_paste_mode_ended(output: str) -> bool:
+    """Whether every bracketed paste turned on is turned off again later."""
+    on = [m.start() for m in re.finditer(re.escape(PASTE_ON), output)]
+    off = [m.start() for m in re.finditer(re.escape(PASTE_OFF), output)]
+    return bool(on) and all(any(o > start for o in off) for start in on)
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
+@pytest.mark.parametrize("moment", ["first prompt", "after a discard"])
+def test_a_signal_at_the_prompt_puts_the_terminal_back(
+    tmp_path: Path, signal_number: int, moment: str
+) -> None:
+    discard = moves(7, enter=True)[0]
+    child = spawn_in_shell(tmp_path)
+    try:
+        before = read_to_prompt(child)
+        assert "Put 2 in the crib>" in ANSI.sub("", before)
+        if moment == "after a discard":
+            child.sendline(discard)
+            before += read_to_prompt(child)
+        os.kill(game_pid(tmp_path), signal_number)
+        after = read_to_end(child)
+    finally:
+        child.close(force=True)
+    output = before + after
+
+    settings = [line.strip() for line in STTY_LINE.findall(output)]
+    assert len(settings) == 2, output
+    assert settings[0] == settings[1], "the terminal was not put back as it was"
+    status = re.search(r"EXIT=(\d+)", output)
+    assert status is not None, output
+    assert int(status.group(1)) == 128 + signal_number
+    assert PASTE_OFF in after
+    assert every_paste_mode_ended(output)
+    assert "Traceback" not in output
+    assert not (tmp_path / "save.toml.lock").exists()
+    actions = saved_actions(tmp_path / "save.toml")
+    discards = [" ".join(map(str, a.cards)) for a in actions if isinstance(a, Discard)]
+    mine = [a for a in actions if a.seat == 0]
+    if moment == "after a discard":
+        assert discard in discards
+        assert len(mine) == 1
+    else:
+        assert mine == []
+
+
+# --- a filter whose reader goes away --------------------------------------------------------
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_score_as_a_filter_stops_quietly_when_its_reader_goes(
+    tmp_path: Path, as_json: bool
+) -> None:
+    hands = tmp_path / "hands.txt"
+    hands.write_text("5H 5S 5C JD 5D\n" * 20_000, encoding="ascii")
+    errors = tmp_path / "stderr.txt"
+    command = [sys.executable, "-m", "cribcli", "score", "-", *(["--json"] if as_json else [])]
+    with hands.open("rb") as stdin, errors.open("wb") as stderr:
+        process = subprocess.Popen(
+            command, cwd=ROOT, stdin=stdin, stdout=subprocess.PIPE, stderr=stderr
+        )
+        assert process.stdout is not None
+        first = process.stdout.readline()
+        process.stdout.close()
+        status = process.wait(timeout=30)
+    assert b"29" in first
+    assert errors.read_text(encoding="utf-8") == ""
+    assert status == 0
+
+
+# --- a match's worker processes -------------------------------------------------------------
+
+
+def proc_fields(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command's name, or None if it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    return text.rsplit(")", 1)[1].split()
+
+
+def running(pid: int) -> bool:
+    """Whether a process (not a child of ours) still runs: it exists and is no zombie."""
+    fields = proc_fields(pid)
+    return fields is not None and fields[0] != "Z"
+
+
+def cpu_ticks(pid: int) -> int:
+    """The clock ticks a process has run for (0 if it is gone)."""
+    fields = proc_fields(pid)
+    return 0 if fields is None else int(fields[11]) + int(fields[12])
+
+
+def children(pid: int) -> list[int]:
+    """The process ids of a process's children."""
+    found = subprocess.run(
+        ["pgrep", "-P", str(pid)], capture_output=True, text=True, timeout=10, check=False
+    )
+    return [int(word) for word in found.stdout.split()]
+
+
+def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    """Poll ``condition`` until it is true, or fail saying ``what``."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"after {timeout} s: {what}")
+        time.sleep(0.05)
+
+
+def interrupt_as_usual() -> None:
+    """In a child, before it runs the command: SIGINT as by default. A background job (``pytest
+    &`` in a script) ignores SIGINT, and its children would too, leaving nothing to test."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def files_in(folder: Path) -> int:
+    return sum(1 for _ in folder.iterdir()) if folder.exists() else 0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("pgrep") is None, reason="needs pgrep")
+@pytest.mark.parametrize(
+    ("signal_number", "status"),
+    [
+        (signal.SIGTERM, 128 + signal.SIGTERM),
+        (signal.SIGKILL, -signal.SIGKILL),
+        (signal.SIGINT, 130),
+        (signal.SIGHUP, 128 + signal.SIGHUP),
+    ],
+    ids=["TERM", "KILL", "INT", "HUP"],
+)
+def test_match_workers_stop_with_the_match(tmp_path: Path, signal_number: int, status: int) -> None:
+    logs = tmp_path / "logs"
+    errors = tmp_path / "stderr.txt"
+    command = [sys.executable, "-m", "cribcli", "match", "hard", "hard"]
+    command += ["--games", "40", "--jobs", "2", "--log-dir", str(logs)]
+    with errors.open("wb") as stderr:
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            start_new_session=True,
+            preexec_fn=interrupt_as_usual,
+        )
+        try:
+            wait_for(lambda: len(children(process.pid)) >= 2, 30, "no two workers")
+            workers = children(process.pid)
+            wait_for(
+                lambda: all(cpu_ticks(w) >= 10 for w in workers), 30, "the workers do not play"
+            )
+            os.kill(process.pid, signal_number)
+            assert process.wait(timeout=30) == status
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=30)
+    try:
+        wait_for(lambda: not any(map(running, workers)), 2, "a worker still runs")
+    finally:
+        for worker in filter(running, workers):  # a failed test leaves no game playing
+            os.kill(worker, signal.SIGKILL)
+    written = files_in(logs)
+    time.sleep(2)
+    assert files_in(logs) == written, "a log was written after the match died"
+    stderr_text = errors.read_text(encoding="utf-8")
+    assert "Traceback" not in stderr_text
+    assert "Process ForkPoolWorker" not in stderr_text
+
+
+# --- kill -9 in a loop ----------------------------------------------------------------------
+
+SEED = 11
+PACE = 0.12
+"""Seconds between the lines fed to a game: the whole game takes a fraction of a second
+from a pipe at once, so lines come as if typed, and the kills land during the game."""
+
+
+def person_moves(save: Path) -> int:
+    """How many of the person's (seat 0's) moves a save holds (0 if there is none)."""
+    if not save.exists():
+        return 0
+    return sum(1 for a in saved_actions(save) if isinstance(a, Discard | Play) and a.seat == 0)
+
+
+def moves_echoed(output: str) -> tuple[int, int]:
+    """Of the moves a game read from a pipe (it echoes each as ``> 5H``): how many it went
+    on past (so had saved: it saves before it tells), and how many it read."""
+    lines = output.splitlines()
+    echoes = [number for number, line in enumerate(lines) if line.startswith("> ")]
+    return sum(1 for number in echoes if number < len(lines) - 1), len(echoes)
+
+
+def finished_logs(data: Path) -> list[Path]:
+    return sorted((data / "games").glob("*.toml"))
+
+
+def logged_actions(log: Path) -> list[Action]:
+    return replay(loads(log.read_text(encoding="utf-8"))).actions
+
+
+def play_whole_game(data: Path, typed: list[str]) -> list[Action]:
+    """Play a whole game uninterrupted; the actions of its finished log."""
+    command = [sys.executable, "-m", "cribcli", "play", "--seed", str(SEED), "--level", "normal"]
+    subprocess.run(
+        [*command, "--data-dir", str(data)],
+        cwd=ROOT,
+        input="\n".join(typed) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    [log] = finished_logs(data)
+    return logged_actions(log)
+
+
+def type_lines(stream: IO[bytes], lines: list[str], stop: threading.Event) -> None:
+    """Write one line every PACE seconds, until done, stopped or the reader is gone."""
+    with contextlib.suppress(OSError):  # the game was killed
+        for line in lines:
+            if stop.wait(PACE):
+                break
+            stream.write(line.encode() + b"\n")
+            stream.flush()
+    with contextlib.suppress(OSError):
+        stream.close()
+
+
+def play_until(data: Path, options: list[str], lines: list[str], seconds: float) -> int:
+    """Play from a pipe fed ``lines``; kill -9 the game after ``seconds`` unless it ended.
+    Its exit status; what it wrote is in DATA/../stdout.txt and stderr.txt."""
+    out, err = data.parent / "stdout.txt", data.parent / "stderr.txt"
+    with out.open("wb") as stdout, err.open("wb") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "cribcli", "play", *options, "--data-dir", str(data)],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=stdout,
+            stderr=stderr,
+        )
+    assert process.stdin is not None
+    stop = threading.Event()
+    typist = threading.Thread(target=type_lines, args=(process.stdin, lines, stop))
+    typist.start()
+    try:
+        process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        os.kill(process.pid, signal.SIGKILL)
+    finally:
+        status = process.wait(timeout=30)
+        stop.set()
+        typist.join(timeout=30)
+    return status
+
+
+@pytest.mark.slow
+def test_kill_9_at_random_moments_loses_no_move(tmp_path: Path) -> None:
+    typed = moves(SEED, level="normal")
+    reference = play_whole_game(tmp_path / "reference", typed)
+    data = tmp_path / "game"
+    save = data / "save.toml"
+    chance = random.Random(20261201)
+    kills = 0
+    for _ in range(60):
+        if finished_logs(data):
+            break  # killed after the game was filed: it is over
+        held = person_moves(save)
+        options = [] if save.exists() else ["--seed", str(SEED), "--level", "normal"]
+        status = play_until(data, options, typed[held:], chance.uniform(0.05, 0.6))
+        # nothing to tell: no save set aside, no lock found held, no move refused
+        assert (tmp_path / "stderr.txt").read_text(encoding="utf-8") == ""
+        if status != -signal.SIGKILL:
+            assert status == 0
+            break
+        kills += 1
+        if not finished_logs(data):
+            saved, read = moves_echoed((tmp_path / "stdout.txt").read_text(encoding="utf-8"))
+            now = person_moves(save)
+            assert held + saved <= now <= held + read, f"kill {kills}: {held}+{saved} > {now}"
+    else:
+        raise AssertionError(f"the game did not end after {kills} kills")
+
+    logs = finished_logs(data)
+    assert len(logs) == 1, f"finished games filed: {logs}"
+    assert logged_actions(logs[0]) == reference
+    assert list(data.glob(".save.toml.*.tmp")) == []
+    assert kills >= 10
