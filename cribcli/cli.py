@@ -462,6 +462,7 @@ def stats(since: str | None, as_json: bool, data_dir: str | None) -> None:
     from cribcli.record import LOG_LIMIT
     from cribcli.stats import StatsError, history, read_game
     from cribcli.store import Places, StoreError, game_logs, read_text
+    from cribcli.ui.console import warn
     from cribcli.ui.daily import streak
     from cribcli.ui.render import stats_lines
 
@@ -545,6 +546,7 @@ def replay(
 
     if last:
         from cribcli.store import Places, StoreError, latest_game
+        from cribcli.ui.console import warn
 
         try:
             found = latest_game(Places.find(data_dir).games, warn)
@@ -590,13 +592,6 @@ def replay(
         else:
             click.echo("")
             click.echo(stop)
-
-
-def warn(line: str) -> None:
-    """A line on standard error about something read that cannot be used."""
-    from cribcli.ui.render import printable
-
-    click.echo(f"cribbage: {printable(line)}", err=True)
 
 
 def _game_title(info: GameInfo) -> str:

@@ -12,10 +12,19 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from cribcli.store import SaveLock, Warn, file_log, keep_elsewhere, reason, write_atomic
+from cribcli.store import (
+    SaveLock,
+    Warn,
+    file_log,
+    keep_elsewhere,
+    reason,
+    set_aside,
+    write_atomic,
+)
 
 
 class Saver:
@@ -72,7 +81,8 @@ class Saver:
 
     def keep(self, name: str) -> Path | None:
         """For a game left unsaved: write its latest log to the temporary folder and say
-        where. None if even that fails (the caller must show the log itself)."""
+        where, and move the out-of-date save aside so that it is not carried on by
+        mistake. None if even the temporary folder fails (the caller must show the log)."""
         why = self.failing.get(self.path, "")
         try:
             kept = keep_elsewhere(name, self.text)
@@ -81,9 +91,15 @@ class Saver:
                 f"cannot save to {self.path} ({why}) nor to a temporary file ({reason(error)})"
             )
             return None
+        stale = ""
+        if (self.lock is None or self.lock.held()) and os.path.lexists(self.path):
+            try:
+                stale = f" (the out-of-date save is kept as {set_aside(self.path, 'stale')})"
+            except OSError:
+                stale = " (the save there now is out of date)"
         self.warn(
             f"cannot save to {self.path} ({why}): the game is kept in {kept}; "
-            f"move it to {self.path} to carry it on"
+            f"move it to {self.path} to carry it on{stale}"
         )
         return kept
 

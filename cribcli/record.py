@@ -50,9 +50,10 @@ LOG_LIMIT = 1 << 20
 """The most bytes a log may hold (1 MiB). A game to 121 takes about 10 KB; a file bigger
 than this is not a game log, and is refused before it is read."""
 
-SEED_LIMIT = 100
-"""The longest seed a log holds: characters of text, or digits of a number."""
-TYPED_SEED_LIMIT = 64
+TEXT_LIMIT = 100
+"""The longest free text a log holds (``started``, ``label``), and the longest seed:
+characters of text, or digits of a number."""
+TYPED_TEXT_LIMIT = 64
 """The longest seed a person may type, leaving room for the seeds made from it (a match's
 games are seeded ``SEED/match N``)."""
 NAME_LIMIT = 40
@@ -77,8 +78,8 @@ def parse_seed(text: str) -> int | str:
     """
     if not text:
         raise CribbageError("the seed is empty: give a number or a word, e.g. --seed 7")
-    if len(text) > TYPED_SEED_LIMIT:
-        raise CribbageError(f"the seed is {len(text)} characters long: at most {TYPED_SEED_LIMIT}")
+    if len(text) > TYPED_TEXT_LIMIT:
+        raise CribbageError(f"the seed is {len(text)} characters long: at most {TYPED_TEXT_LIMIT}")
     if not text.isprintable():
         raise CribbageError("the seed holds characters that cannot be printed")
     return int(text) if text.isascii() and text.isdigit() else text
@@ -98,18 +99,21 @@ def check_name(name: str) -> str:
 def _seed_problem(seed: int | str) -> str | None:
     """Why a seed read from a log is not one (None if it is)."""
     if isinstance(seed, int):
-        return None if 0 <= seed < 10**SEED_LIMIT else "a seed number is whole, 0 or more"
-    if not seed or len(seed) > SEED_LIMIT:
-        return f"a seed text is 1 to {SEED_LIMIT} characters"
+        return None if 0 <= seed < 10**TEXT_LIMIT else "a seed number is whole, 0 or more"
+    if not seed or len(seed) > TEXT_LIMIT:
+        return f"a seed text is 1 to {TEXT_LIMIT} characters"
     return None
 
 
-# Strings and comments, which may hold anything: the shape check looks past them.
+# Strings and comments, which may hold anything: the shape check looks past them. Each
+# alternative matches without backtracking, closed or not (an unclosed string runs to the
+# end of its line, or of the text), so the scan takes time in proportion to the text.
 _QUOTED = re.compile(
-    r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*'
+    r'"""[\s\S]*?(?:"""|\Z)|\'\'\'[\s\S]*?(?:\'\'\'|\Z)'
+    r'|"(?:[^"\\\n]|\\.)*+"?|\'[^\'\n]*+\'?|#[^\n]*'
 )
 _BRACKETS = re.compile(r"[\[\]{}]")
-_LONG_NUMBER = re.compile(f"[0-9_]{{{SEED_LIMIT + 1}}}")
+_LONG_WORD = re.compile(f"[0-9A-Za-z_]{{{TEXT_LIMIT + 1}}}")
 
 
 def parse_toml(text: str) -> dict[str, Any]:
@@ -117,7 +121,8 @@ def parse_toml(text: str) -> dict[str, Any]:
 
     Shapes no game log has are refused before the TOML parser sees them, because they cost
     it time or memory out of all proportion: arrays or tables nested more than 8 deep,
-    keys of more than 8 dotted parts, and numbers of more than :data:`SEED_LIMIT` digits.
+    keys of more than 8 dotted parts, and keys or numbers (in any base) of more than
+    :data:`TEXT_LIMIT` characters.
     Text longer than :data:`LOG_LIMIT` is refused too.
     """
     if len(text) > LOG_LIMIT:
@@ -125,8 +130,8 @@ def parse_toml(text: str) -> dict[str, Any]:
     bare = _QUOTED.sub('""', text)
     if any(line.count(".") > _DOTS_LIMIT for line in bare.splitlines()):
         raise LogError(f"not a game log: a key of more than {_DOTS_LIMIT} dotted parts")
-    if _LONG_NUMBER.search(bare):
-        raise LogError(f"not a game log: a number of more than {SEED_LIMIT} digits")
+    if _LONG_WORD.search(bare):
+        raise LogError(f"not a game log: a key or number of more than {TEXT_LIMIT} characters")
     depth = 0
     for bracket in _BRACKETS.finditer(bare):
         depth += 1 if bracket.group() in "[{" else -1
@@ -395,8 +400,8 @@ def _strings(doc: dict[str, Any], key: str, where: str, *, required: bool = True
 def _short_text(doc: dict[str, Any], key: str) -> str | None:
     """An optional free-text field of the log's top (``started``, ``label``)."""
     value = _optional_str(doc, key, "the log")
-    if value is not None and len(value) > SEED_LIMIT:
-        raise LogError(f"the log: `{key}` is longer than {SEED_LIMIT} characters")
+    if value is not None and len(value) > TEXT_LIMIT:
+        raise LogError(f"the log: `{key}` is longer than {TEXT_LIMIT} characters")
     return value
 
 

@@ -52,13 +52,14 @@ _FOR = re.compile(r"for (\d+)")
 
 def read_game(name: str, text: str) -> GameRecord:
     """One finished log's record. Raises StatsError if it is not a finished game log."""
+    misread = (ValueError, IndexError, KeyError, TypeError, AttributeError)
     try:
         return _scan(name, text)
-    except (ValueError, IndexError, KeyError):
+    except misread:
         pass
     try:
         return _from_toml(name, parse_toml(text))
-    except (ValueError, IndexError, KeyError, TypeError) as error:
+    except misread as error:
         raise StatsError(f"not a finished game log ({error})") from None
 
 

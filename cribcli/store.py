@@ -160,17 +160,17 @@ LINE_LIMIT = 1000
 
 
 def bounded_lines(stream: IO[str], limit: int = LINE_LIMIT) -> Iterator[str]:
-    """The lines of a stream, each cut to at most ``limit + 1`` characters: a longer line
-    (``/dev/zero`` has no end of line) is read on to its end but never held whole, and a
-    caller can tell it by its length."""
+    """The lines of a stream, each cut to at most ``limit + 1`` characters, so a caller can
+    tell a line too long by its length. The rest of a line too long (``/dev/zero`` has no
+    end of line) is skipped, never held whole, only if the caller reads on."""
     while True:
         line = stream.readline(limit + 1)
         if not line:
             return
+        yield line
         if len(line) > limit and not line.endswith("\n"):
             while (rest := stream.readline(64 * 1024)) and not rest.endswith("\n"):
                 pass
-        yield line
 
 
 def _size(limit: int) -> str:
@@ -222,6 +222,12 @@ class Places:
 
 
 _READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)
+
+
+def _own_file(fd: int) -> bool:
+    """Whether ``fd`` is a regular file with one name (not a hard link to another file)."""
+    info = os.fstat(fd)
+    return stat.S_ISREG(info.st_mode) and info.st_nlink == 1
 
 
 class SaveLock:
@@ -287,24 +293,31 @@ class SaveLock:
 
     def _open(self) -> int | None:
         """The lock file, opened (made if need be) without following a link, mode 0600;
-        None if the folder is read-only."""
+        None if the folder is read-only. Anything else at its path (a link, a folder, a
+        FIFO, a hard link to another file, a file this user may not open) is set aside."""
         flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
         for _ in range(2):
             try:
                 fd = os.open(self.path, flags, 0o600)
             except OSError as error:
-                if error.errno in _READ_ONLY:
+                if error.errno == errno.EROFS or (
+                    error.errno in _READ_ONLY and not os.access(self.path.parent, os.W_OK)
+                ):
                     return None
-                if error.errno not in (errno.ELOOP, errno.EISDIR, errno.ENXIO):
+                if error.errno not in (*_READ_ONLY, errno.ELOOP, errno.EISDIR, errno.ENXIO):
                     raise StoreError(
                         f"cannot use the folder {self.path.parent} ({reason(error)})"
                     ) from None
             else:
-                if stat.S_ISREG(os.fstat(fd).st_mode):
+                if _own_file(fd):
                     return fd
                 os.close(fd)
-            # Something not a file (a link, a folder, a FIFO) stands where the lock goes.
-            kept = set_aside(self.path)
+            try:
+                kept = set_aside(self.path)
+            except OSError as error:
+                raise StoreError(
+                    f"{self.path} is not a lock file, and cannot be moved away ({reason(error)})"
+                ) from None
             self._warn(f"{self.path} was not a lock file; it is kept as {kept}")
         raise StoreError(f"cannot make the lock file {self.path}")
 
@@ -357,6 +370,9 @@ class SaveLock:
                 )
             except OSError:
                 return True  # the folder is gone or read-only: nobody else can take it
+            if not _own_file(fd):
+                os.close(fd)
+                return True  # not a lock file: the next game sets it aside
             holder = self._lock(fd)
             if holder is None and self._names(fd):
                 self._take(fd)
@@ -394,15 +410,15 @@ def clean_leftovers(save: Path) -> None:
                 leftover.unlink()
 
 
-def set_aside(path: Path, stamp: str | None = None) -> Path:
+def set_aside(path: Path, why: str = "broken") -> Path:
     """Move whatever is at ``path`` (a file, a folder, a link...) out of the way, keeping
-    it: ``NAME.broken-STAMP``. Raises OSError if it cannot be moved."""
-    stamp = stamp or time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.broken-{stamp}")
+    it: ``NAME.WHY-STAMP``. Raises OSError if it cannot be moved."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.{why}-{stamp}")
     number = 1
     while os.path.lexists(target):
         number += 1
-        target = path.with_name(f"{path.name}.broken-{stamp}-{number}")
+        target = path.with_name(f"{path.name}.{why}-{stamp}-{number}")
     os.rename(path, target)
     return target
 
@@ -420,11 +436,15 @@ def safe_name(text: str, limit: int = 60) -> str:
 
 def file_log(folder: Path, name: str, text: str) -> Path:
     """Write a finished game's log into ``folder`` as ``NAME.toml`` (made safe for a file
-    name, and numbered if that name is taken). Raises OSError if it cannot be written."""
+    name, and numbered if that name is taken by another game; a game filed already is not
+    filed twice). Raises OSError if it cannot be written."""
     stem = safe_name(name)
     target = folder / f"{stem}.toml"
     number = 1
     while os.path.lexists(target):
+        with contextlib.suppress(StoreError):
+            if read_text(target, len(text.encode()) + 1) == text:
+                return target
         number += 1
         target = folder / f"{stem}-{number}.toml"
     write_atomic(target, text)
@@ -452,6 +472,17 @@ def keep_elsewhere(name: str, text: str) -> Path:
         stream.flush()
         os.fsync(stream.fileno())
     return Path(path)
+
+
+def is_file(path: Path) -> bool:
+    """Whether a regular file is at ``path`` (a link to one counts). Raises StoreError if
+    its folder cannot be read."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as error:
+        raise StoreError(f"cannot read the folder {path.parent} ({reason(error)})") from None
 
 
 def game_logs(folder: Path, warn: Warn | None = None) -> list[Path]:

@@ -76,6 +76,17 @@ SHAPES = {
     "a dealer of 10**30": swap("dealer = 1\n", f"dealer = {10**30}\n", 1),
     "a play by seat 10**30": swap('"1 ', f'"{10**30} ', 1),
     "a claim of 10**30": swap("[[rounds]]", '[[rounds]]\nclaims = ["0 hand 1"]', 1),
+    "an unclosed string of 200,000 escapes": 'x = "' + '\\"' * 200_000 + "\n",
+    "an unclosed literal string": "x = '" + "a" * 900_000 + "\n",
+    "an unclosed multi-line string": 'x = """' + 'a"' * 400_000,
+    "a format of 4,000 hex digits": swap("format = 1", "format = 0x" + "f" * 4000),
+    "a round of 4,000 octal digits": swap("round = 1\n", "round = 0o" + "7" * 4000 + "\n"),
+    "a winner of 4,000 binary digits": swap("winner = 1", "winner = 0b" + "1" * 4000),
+    "seats that are strings": swap(
+        '{ name = "Ann", player = "computer", level = "easy" },\n'
+        '    { name = "Bob", player = "computer", level = "easy" },',
+        '"x", "y",',
+    ),
 }
 
 
@@ -87,14 +98,30 @@ def test_hostile_shapes_are_refused_fast(shape: str) -> None:
         replay(loads(text))
 
 
-@pytest.mark.parametrize("shape", ["arrays 1,000 deep", "a key of 20,000 dotted parts"])
-def test_hostile_shapes_through_the_command(cribbage: Run, tmp_path: Path, shape: str) -> None:
-    log = tmp_path / "hostile.toml"
-    log.write_text(SHAPES[shape], encoding="utf-8")
-    with time_limit(SECONDS * 2):
-        result = cribbage("replay", str(log))
-    assert result.status == 1 and result.err.count("\n") == 1
-    assert result.err.startswith(f"cribbage: {log}: not a game log: ")
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_hostile_shapes_through_every_reader(cribbage: Run, tmp_path: Path, shape: str) -> None:
+    """``replay``, ``stats``, ``daily --share`` and ``play`` (as the save) each refuse it
+    in one line, fast."""
+    games = tmp_path / "games"
+    games.mkdir()
+    for path in (
+        tmp_path / "hostile.toml",
+        games / "daily-2026-12-01.toml",
+        tmp_path / "save.toml",
+    ):
+        path.write_text(SHAPES[shape], encoding="utf-8")
+    home = ("--data-dir", str(tmp_path))
+    with time_limit(SECONDS * 4):
+        replayed = cribbage("replay", str(tmp_path / "hostile.toml"))
+        stats = cribbage("stats", *home)
+        daily = cribbage("daily", "--share", "--date", "2026-12-01", *home)
+        played = cribbage("play", "--seed", "7", *home, stdin="quit\n")
+    assert replayed.status == 1 and replayed.err.count("\n") == 1
+    assert stats.status == 0 and stats.err.count("\n") <= 1
+    assert daily.status == 1 and daily.err.count("\n") == 1
+    assert played.status == 0 and "the saved game could not be read" in played.err
+    for result in (replayed, stats, daily, played):
+        assert "Traceback" not in result.err
 
 
 def test_the_skunks_of_a_result_are_checked() -> None:
@@ -170,6 +197,16 @@ def test_replay_from_a_bottomless_standard_input() -> None:
         )
     assert done.returncode == 1
     assert done.stderr == b"cribbage: standard input: more than 1 MiB, so not a game's file\n"
+
+
+def test_an_unfinished_daily_is_not_shared(cribbage: Run, tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    unfinished = (LOGS / "stops-mid-game.toml").read_text(encoding="utf-8")
+    (games / "daily-2026-12-01.toml").write_text(unfinished, encoding="utf-8")
+    result = cribbage("daily", "--share", "--date", "2026-12-01", "--data-dir", str(tmp_path))
+    assert result.status == 1 and "does not finish the game" in result.err
+    assert result.err.count("\n") == 1
 
 
 def test_a_log_at_the_limit_is_read(cribbage: Run, tmp_path: Path) -> None:

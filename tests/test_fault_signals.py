@@ -41,9 +41,9 @@ PASTE_ON, PASTE_OFF = "\x1b[?2004h", "\x1b[?2004l"
 # --- a signal at the prompt, in a pseudo-terminal -----------------------------------------
 
 
-def spawn_in_shell(home: Path) -> pexpect.spawn:
-    """``stty -g; cribbage play ...; echo EXIT=$?; stty -g`` in a new pseudo-terminal."""
-    play = f"{shlex.quote(sys.executable)} -m cribcli play --seed 7 --level normal --fast"
+def spawn_in_shell(home: Path, options: str = "--seed 7 --level normal --fast") -> pexpect.spawn:
+    """``stty -g; cribbage play OPTIONS; echo EXIT=$?; stty -g`` in a new pseudo-terminal."""
+    play = f"{shlex.quote(sys.executable)} -m cribcli play {options}"
     env = {
         **os.environ,
         "CRIBBAGE_HOME": str(home),
@@ -140,6 +140,38 @@ def test_a_signal_at_the_prompt_puts_the_terminal_back(
         assert len(mine) == 1
     else:
         assert mine == []
+
+
+@pytest.mark.parametrize("question", ["How strong a computer?", "Abandon the saved game"])
+def test_a_signal_at_a_question_before_the_game(tmp_path: Path, question: str) -> None:
+    options = "--seed 7 --fast"
+    if question.startswith("Abandon"):
+        done = subprocess.run(
+            [sys.executable, "-m", "cribcli", "play", *options.split(), "--level", "easy"],
+            input="",
+            env={**os.environ, "CRIBBAGE_HOME": str(tmp_path)},
+            capture_output=True,
+            timeout=30,
+        )
+        assert done.returncode == 0, done.stderr
+        options = "--new --fast"
+    saved = (tmp_path / "save.toml").read_bytes() if question.startswith("Abandon") else None
+    child = spawn_in_shell(tmp_path, options)
+    try:
+        child.expect_exact(question, timeout=30)
+        before = f"{child.before}{question}"
+        time.sleep(0.3)
+        os.kill(game_pid(tmp_path), signal.SIGTERM)
+        output = before + read_to_end(child)
+    finally:
+        child.close(force=True)
+    status = re.search(r"EXIT=(\d+)", output)
+    assert status is not None and int(status.group(1)) == 128 + signal.SIGTERM, output
+    assert "Traceback" not in output and "Stopped" not in output
+    settings = [line.strip() for line in STTY_LINE.findall(output)]
+    assert len(settings) == 2 and settings[0] == settings[1], output
+    if saved is not None:
+        assert (tmp_path / "save.toml").read_bytes() == saved  # not abandoned
 
 
 # --- a filter whose reader goes away --------------------------------------------------------

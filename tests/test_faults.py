@@ -53,7 +53,8 @@ class Disk:
 
         def fsync(fd: int) -> None:
             where = Path(os.readlink(f"/proc/self/fd/{fd}"))
-            self._check(where if where.is_dir() else where.parent, (errno.ENOSPC,))
+            if not where.is_dir():  # a file's data; a folder's sync writes no data
+                self._check(where.parent, (errno.ENOSPC,))
             real_fsync(fd)
 
         monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
@@ -105,7 +106,7 @@ def test_a_full_disk_mid_game_files_the_whole_game_elsewhere(
     cribbage: Run, tmp_path: Path, disk: Disk, temporary_folder: Path
 ) -> None:
     home = tmp_path / "home"
-    disk.fail(home, errno.ENOSPC, after=2)  # the deal and the first move are saved
+    disk.fail(home, errno.ENOSPC, after=2)  # the settings and the deal are saved
     result = cribbage(
         "play", "--seed", "7", "--level", "normal", "--data-dir", str(home), stdin=GAME
     )
@@ -441,6 +442,40 @@ def test_the_lock_never_follows_a_planted_link(cribbage: Run, tmp_path: Path) ->
     assert "was not a lock file" in result.err
 
 
+def test_a_lock_file_this_user_may_not_open_is_set_aside(
+    cribbage: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another user's file where the lock goes: it is set aside (as a non-root user's open
+    would be refused), never mistaken for a read-only folder and played without a lock."""
+    lock = tmp_path / "save.toml.lock"
+    lock.write_text("1")
+    real_open = os.open
+    refused = [lock.stat().st_ino]
+
+    def open_(path: object, flags: int, *args: object, **kwargs: object) -> int:
+        if Path(str(path)) == lock and lock.exists() and lock.stat().st_ino in refused:
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return real_open(path, flags, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", open_)
+    result = cribbage("play", "--seed", "7", "--data-dir", str(tmp_path), stdin="quit\n")
+    assert result.status == 0, result.err
+    assert "was not a lock file" in result.err and "The game is saved" in result.out
+    assert len(list(tmp_path.glob("save.toml.lock.broken-*"))) == 1
+
+
+def test_the_lock_never_writes_through_a_hard_link(cribbage: Run, tmp_path: Path) -> None:
+    precious = tmp_path / "precious.txt"
+    precious.write_text("keep me\n")
+    precious.chmod(0o644)
+    home = tmp_path / "home"
+    home.mkdir()
+    os.link(precious, home / "save.toml.lock")
+    result = cribbage("play", "--seed", "7", "--data-dir", str(home), stdin="quit\n")
+    assert result.status == 0, result.err
+    assert precious.read_text() == "keep me\n" and (precious.stat().st_mode & 0o777) == 0o644
+
+
 def test_the_lock_is_private_whatever_the_umask(tmp_path: Path) -> None:
     old = os.umask(0)
     try:
@@ -506,7 +541,8 @@ def test_old_leftovers_in_games_are_cleaned_when_a_game_is_filed(
 
 
 @pytest.mark.parametrize(
-    "command", [["stats"], ["daily", "--share"], ["replay", "--last"], ["stats", "--json"]]
+    "command",
+    [["stats"], ["stats", "--json"], ["daily", "--share"], ["daily"], ["replay", "--last"]],
 )
 @pytest.mark.parametrize("how", ["a file", "no permission"])
 def test_an_unreadable_games_folder_is_one_line(
@@ -515,21 +551,32 @@ def test_an_unreadable_games_folder_is_one_line(
     games = tmp_path / "games"
     if how == "a file":
         games.write_text("")
-    else:
+    else:  # as a folder without read and search permission refuses anyone but root
         games.mkdir()
-        real = os.scandir
+        real_scandir, real_stat = os.scandir, os.stat
 
-        def refused(path: str | Path = ".") -> object:
-            if Path(path) == games:
+        def refused(path: object) -> None:
+            if Path(str(path)) == games or Path(str(path)).parent == games:
                 raise PermissionError(errno.EACCES, "Permission denied", str(path))
-            return real(path)
 
-        monkeypatch.setattr(os, "scandir", refused)
-        monkeypatch.setattr(Path, "is_file", lambda self: False)
-    result = cribbage(*command, "--data-dir", str(tmp_path))
+        def scandir(path: str = ".") -> object:
+            refused(path)
+            return real_scandir(path)
+
+        def stat(path: object, *args: object, **kwargs: object) -> os.stat_result:
+            refused(path)
+            return real_stat(path, *args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(os, "scandir", scandir)
+        monkeypatch.setattr(os, "stat", stat)
+    result = cribbage(*command, "--data-dir", str(tmp_path), stdin="quit\n")
+    assert "Traceback" not in result.err
+    if how == "a file" and command == ["daily"]:
+        assert result.status == 0  # nothing to read: the day's game starts
+        return
     assert result.status == 1
-    assert result.err.count("\n") == 1 and "Traceback" not in result.err
-    if command != ["daily", "--share"]:
+    assert result.err.count("\n") == 1
+    if command != ["daily", "--share"] or how != "a file":
         assert f"cannot read the folder {games}" in result.err
 
 
@@ -750,6 +797,43 @@ def test_a_line_without_end_is_never_held_whole(cribbage: Run, tmp_path: Path) -
     assert played.status == 1
     assert "line 1: longer than 1000 characters" in played.err
     assert len(played.out) < 2000
+
+
+def test_play_from_a_bottomless_pipe_stops_at_once(tmp_path: Path) -> None:
+    with open("/dev/zero", "rb") as zeros:
+        done = subprocess.run(
+            [sys.executable, "-m", "cribcli", "play", "--seed", "7", "--data-dir", str(tmp_path)],
+            stdin=zeros,
+            capture_output=True,
+            timeout=30,
+        )
+    assert done.returncode == 1
+    assert b"line 1: longer than 1000 characters" in done.stderr
+
+
+@pytest.mark.parametrize("how", ["quit", "end of script", "Ctrl-C"])
+def test_leaving_an_unsaved_game_is_status_1_however_it_ends(
+    cribbage: Run, tmp_path: Path, disk: Disk, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    home = tmp_path / "home"
+    disk.fail(home, errno.ENOSPC, after=2)
+    lines = [*MOVES[:4], "quit"] if how == "quit" else MOVES[:4]
+    if how == "Ctrl-C":
+        import cribcli.ui.game
+
+        real = cribcli.ui.game.run_lines
+
+        def interrupted(*args: object) -> bool:
+            real(*args)  # type: ignore[arg-type]
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(cribcli.ui.game, "run_lines", interrupted)
+    result = cribbage("play", "--seed", "7", "--data-dir", str(home), stdin="\n".join(lines))
+    assert result.status == 1
+    assert "the game is kept in" in result.err and "is saved" not in result.out
+    aside = list(home.glob("save.toml.stale-*"))
+    assert len(aside) == 1 and "the out-of-date save is kept as" in result.err
+    assert not (home / "save.toml").exists()  # never carried on by mistake
 
 
 def test_typed_lines_are_echoed_and_refused_escaped(cribbage: Run, tmp_path: Path) -> None:

@@ -8,13 +8,13 @@ from pathlib import Path
 from cribcli.errors import CribbageError
 from cribcli.events import Dealt, GameOver, Shown
 from cribcli.record import LOG_LIMIT, loads, replay
-from cribcli.store import read_text
+from cribcli.store import is_file, read_text
 
 
 def finished_daily(games: Path, day: str) -> Path | None:
     """The finished log of a day's game, if it has been played to the end."""
     path = games / f"daily-{day}.toml"
-    return path if path.is_file() else None
+    return path if is_file(path) else None
 
 
 def share_line(games: Path, day: str) -> str:
@@ -23,6 +23,8 @@ def share_line(games: Path, day: str) -> str:
     if path is None:
         raise CribbageError(f"the daily game for {day} is not finished yet")
     replayed = replay(loads(read_text(path, LOG_LIMIT) or ""))
+    if not replayed.finished:
+        raise CribbageError(f"{path}: the log does not finish the game")
     events = replayed.events
     over = next(e for e in reversed(events) if isinstance(e, GameOver))
     deals = sum(1 for e in events if isinstance(e, Dealt))

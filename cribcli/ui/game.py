@@ -31,10 +31,11 @@ from cribcli.store import (
     save_settings,
     set_aside,
 )
+from cribcli.ui.console import warn
 from cribcli.ui.lines import SCRIPT_ENDED, ScriptError, run_lines
 from cribcli.ui.narrate import Table
 from cribcli.ui.play import GameUI, Quit
-from cribcli.ui.render import decide_style, printable
+from cribcli.ui.render import decide_style
 from cribcli.ui.signals import Stopped, stopped_by_signals
 
 EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -81,16 +82,26 @@ class PlayOptions:
 
 
 def play_game(options: PlayOptions) -> int:
-    """Play; return the exit status. Raises CribbageError for a save that cannot be used."""
+    """Play; return the exit status. Raises CribbageError for a save that cannot be used.
+
+    SIGTERM and SIGHUP end it as Ctrl-C does, at any moment: status 128 + the signal."""
+    with stopped_by_signals():
+        try:
+            return _play(options)
+        except Stopped as stop:  # before the game began (at a question) or after it ended
+            return 128 + stop.signum
+
+
+def _play(options: PlayOptions) -> int:
     places = Places.find(options.data_dir)
     save_path = places.save(f"daily-{options.daily}" if options.daily else "game")
     interactive = options.script is None and options.stdin.isatty() and not options.as_json
     say = _sayer(options.stdout)
-    with stopped_by_signals(), SaveLock(save_path, warn=_warn) as lock:
+    with SaveLock(save_path, warn=warn) as lock:
         clean_leftovers(save_path)
         saver = Saver(
             save_path,
-            _warn,
+            warn,
             lock=lock,
             copy=Path(options.log_path) if options.log_path else None,
         )
@@ -120,7 +131,7 @@ def play_game(options: PlayOptions) -> int:
             if interactive:
                 from cribcli.ui.repl import run_repl
 
-                finished = run_repl(ui, places.history, warn=_warn)
+                finished = run_repl(ui, places.history, warn=warn)
             else:
                 lines = options.script if options.script is not None else options.stdin
                 finished = run_lines(ui, lines, say)
@@ -132,7 +143,7 @@ def play_game(options: PlayOptions) -> int:
                 f"The game is saved: '{options.command}' carries on where you left off.",
             )
         except ScriptError as error:
-            _warn(str(error))
+            warn(str(error))
             _left(saver, name, say, "The game is saved as it stood before that line.")
             return EXIT_DATA
         except KeyboardInterrupt:
@@ -140,10 +151,9 @@ def play_game(options: PlayOptions) -> int:
             carry_on = f"the game is saved; '{options.command}' carries on."
             return _left(saver, name, say, f"Interrupted: {carry_on}") or EXIT_INTERRUPTED
         except Stopped as stop:
+            carry_on = f"the game is saved; '{options.command}' carries on."
             with contextlib.suppress(OSError):  # after a hangup there is no terminal
-                _left(
-                    saver, name, say, f"Stopped: the game is saved; '{options.command}' carries on."
-                )
+                return _left(saver, name, say, f"Stopped: {carry_on}") or 128 + stop.signum
             return 128 + stop.signum
         if not finished:
             return _left(saver, name, say, None if options.as_json else SCRIPT_ENDED)
@@ -154,7 +164,7 @@ def play_game(options: PlayOptions) -> int:
             import json
 
             say(json.dumps({"event": "saved", "path": str(filed.path)}))
-        elif filed.ok:
+        elif filed.path.parent == places.games:
             say(f"The game's log is in {filed.path} ('cribbage replay --last' tells it again).")
         if options.daily and not options.as_json and filed.ok:
             from cribcli.ui.daily import result_lines
@@ -162,11 +172,6 @@ def play_game(options: PlayOptions) -> int:
             for line in result_lines(places.games, options.daily):
                 say(line)
         return EXIT_OK if filed.ok else EXIT_DATA
-
-
-def _warn(line: str) -> None:
-    """A line about the game's files, on standard error."""
-    print(f"cribbage: {printable(line)}", file=sys.stderr, flush=True)
 
 
 def _log_name(options: PlayOptions, session: Session) -> str:
@@ -179,7 +184,9 @@ def _log_name(options: PlayOptions, session: Session) -> str:
 def _left(saver: Saver, name: str, say: Callable[[str], None], saved: str | None) -> int:
     """The player leaves a game before its end: say ``saved`` if the save holds the game,
     else keep the game elsewhere and say where. Returns the exit status: 1 if the game
-    could not be saved where it lives."""
+    could not be saved where it lives, whatever ended it."""
+    if not saver.saved:
+        saver(saver.text)  # once more: the disk may have room now
     if saver.saved:
         if saved:
             say(saved)
@@ -228,7 +235,7 @@ def _saved_session(
             return None
         log = loads(text)
         session = Session.resume(log, _computers(log.info), saver)
-    except CribbageError as error:
+    except (CribbageError, ValueError, RecursionError) as error:  # whatever the save holds
         try:
             kept = set_aside(save_path)
         except OSError as problem:
@@ -237,7 +244,7 @@ def _saved_session(
                 f"({reason(problem)})"
             ) from None
         why = str(error).removeprefix(f"{save_path}: ")
-        _warn(f"the saved game could not be read ({why}); it is kept as {kept}: a new game starts")
+        warn(f"the saved game could not be read ({why}); it is kept as {kept}: a new game starts")
         return None
     saver.text = text
     if options.new:

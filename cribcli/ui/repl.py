@@ -13,6 +13,7 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
+from cribcli.store import reason
 from cribcli.ui.play import COMMANDS, GameUI, Quit
 from cribcli.ui.render import printable
 
@@ -68,7 +69,7 @@ class KeptHistory(FileHistory):
     def _fails(self, error: Exception) -> None:
         if self.working:
             self.working = False
-            why = getattr(error, "strerror", None) or error
+            why = reason(error) if isinstance(error, OSError) else "not UTF-8 text"
             self.warn(f"cannot keep the prompt's history in {self.path} ({why}): play goes on")
 
 
@@ -79,7 +80,7 @@ def history_in(path: Path | None, warn: Callable[[str], None]) -> History:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        warn(f"cannot keep the prompt's history in {path} ({error.strerror}): play goes on")
+        warn(f"cannot keep the prompt's history in {path} ({reason(error)}): play goes on")
         return InMemoryHistory()
     return KeptHistory(path, warn)
 
