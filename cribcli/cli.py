@@ -11,7 +11,7 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
@@ -25,7 +25,6 @@ from cribcli.scoring import HAND_SIZE, ShowScore, check_show, score_show
 
 if TYPE_CHECKING:
     from cribcli.record import GameInfo
-    from cribcli.stats import GameRecord
 
 EXIT_OK = 0
 EXIT_DATA = 1
@@ -454,14 +453,14 @@ def stats(since: str | None, as_json: bool, data_dir: str | None) -> None:
 
     Games played and won by computer level, skunks given and taken, your average points a
     deal as dealer and as pone from pegging, hand and crib, your best hand and its game,
-    and your daily streak. A log that cannot be read is named on standard error and left
-    out.
+    and your daily streak, counted by replaying each log through the rules (once: what
+    is found is remembered). A log that cannot be read, or that breaks the rules, is named
+    on standard error and left out.
     """
     from datetime import date
 
-    from cribcli.record import LOG_LIMIT
-    from cribcli.stats import StatsError, history, read_game
-    from cribcli.store import Places, StoreError, game_logs, read_text
+    from cribcli.stats import SPREAD_FROM, history, records
+    from cribcli.store import Places, StoreError
     from cribcli.ui.console import warn
     from cribcli.ui.daily import streak
     from cribcli.ui.render import stats_lines
@@ -471,22 +470,24 @@ def stats(since: str | None, as_json: bool, data_dir: str | None) -> None:
             since = date.fromisoformat(since).isoformat()
         except ValueError:
             raise UserError(f"`{since}` is not a date: write it YYYY-MM-DD") from None
-    games = Places.find(data_dir).games
-    try:
-        paths = sorted(game_logs(games, warn))
-    except StoreError as error:
-        raise DataError(str(error)) from None
+    places = Places.find(data_dir)
+    games = places.games
+    with contextlib.ExitStack() as stack:
+        bars: list[Any] = []
 
-    def records() -> Iterable[GameRecord]:
-        for path in paths:
-            try:
-                yield read_game(path.name, read_text(path, LOG_LIMIT) or "")
-            except StoreError as error:
-                warn(f"skipping {error}")
-            except StatsError as error:
-                warn(f"skipping {path}: {error}")
+        def progress(done: int, of: int) -> None:
+            if of < SPREAD_FROM or not sys.stderr.isatty():
+                return
+            if not bars:
+                bar = click.progressbar(length=of, label="Reading games", file=sys.stderr)
+                bars.append(stack.enter_context(bar))
+            bars[0].update(1)
 
-    total = history(records(), since or "")
+        try:
+            found = records(games, places.index, warn=warn, progress=progress)
+        except StoreError as error:
+            raise DataError(str(error)) from None
+    total = history(found, since or "")
     days = streak(games, date.today().isoformat())
     if as_json:
         click.echo(json.dumps({**total.as_json(), "daily_streak": days}))

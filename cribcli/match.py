@@ -8,24 +8,20 @@ a deal by source (pegging, hand, crib) for each level as dealer and as pone.
 
 from __future__ import annotations
 
-import contextlib
 import math
-import os
-import signal
-import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
 from cribcli.engine import Rules
-from cribcli.events import Dealt, Event, GameOver, Pegged, Played, RoundEnded, Shown
+from cribcli.events import Event, GameOver
 from cribcli.players import computer
 from cribcli.record import GameInfo, Seat, dumps
 from cribcli.session import run_game
 from cribcli.store import StoreError, reason, write_atomic
-
-SOURCES = ("pegging", "hand", "crib")
+from cribcli.tally import ROLES, Deal, PointSums, Role, deals
+from cribcli.workers import orphaned, spread
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +34,8 @@ class GameSummary:
     winner: int
     scores: tuple[int, ...]
     skunk: str
-    deals: tuple[tuple[int, tuple[tuple[int, int, int], ...]], ...]
-    """For each finished deal: the dealer, and each seat's (pegging, hand, crib) points."""
+    deals: tuple[Deal, ...]
+    """Each finished deal: its dealer, and each seat's points by source."""
 
 
 def game_seed(seed: int | str, index: int) -> str:
@@ -78,7 +74,7 @@ def play_game(
         winner=over.winner,
         scores=over.scores,
         skunk=next((s for s in over.skunks if s), ""),
-        deals=tuple(deal_points(events)),
+        deals=tuple(deals(events)),
     )
 
 
@@ -105,7 +101,7 @@ def run_match(
             raise StoreError(f"cannot use the folder {log_dir} ({reason(error)})") from None
     report = Report(levels)
     task = partial(_logged_game, levels, seed, target, log_dir)
-    with _games(task, games, jobs) as results:
+    with spread(task, range(games), jobs, chunksize=4) as results:
         for result in results:  # in order, so that the sums add up alike however spread
             report.add(result)
             if on_game:
@@ -113,55 +109,10 @@ def run_match(
     return report
 
 
-@contextlib.contextmanager
-def _games(
-    task: Callable[[int], GameSummary], games: int, jobs: int
-) -> Iterator[Iterable[GameSummary]]:
-    if jobs == 1:
-        yield map(task, range(games))
-        return
-    import multiprocessing
-
-    pool = multiprocessing.Pool(jobs, initializer=_worker_starts, initargs=(os.getpid(),))
-    try:
-        yield pool.imap(task, range(games), chunksize=4)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
-
-
-_parent = 0
-"""In a worker: the process id of the match it plays for."""
-
-
-def _worker_starts(parent: int) -> None:
-    """A worker leaves Ctrl-C to the match, and dies with it (at once on Linux, else
-    before its next game)."""
-    global _parent
-    _parent = parent
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for number in (signal.SIGTERM, signal.SIGHUP):  # not the match's own handlers
-        signal.signal(number, signal.SIG_DFL)
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    _orphaned()
-
-
-def _orphaned() -> None:
-    if _parent and os.getppid() != _parent:
-        os._exit(1)
-
-
 def _logged_game(
     levels: tuple[str, str], seed: int | str, target: int, log_dir: Path | None, index: int
 ) -> GameSummary:
-    _orphaned()
+    orphaned()
     save = None
     if log_dir is not None:
         path = log_dir / f"game-{index:05}.toml"
@@ -175,24 +126,6 @@ def _logged_game(
     return play_game(levels, seed, index, target, save)
 
 
-def deal_points(events: Iterable[Event]) -> list[tuple[int, tuple[tuple[int, int, int], ...]]]:
-    """Each finished deal's dealer and each seat's points from pegging, hand and crib."""
-    deals = []
-    dealer = 0
-    tally: list[list[int]] = [[0, 0, 0], [0, 0, 0]]
-    for event in events:
-        if isinstance(event, Dealt):
-            dealer = event.dealer
-            tally = [[0, 0, 0], [0, 0, 0]]
-        elif isinstance(event, Played | Pegged):
-            tally[event.seat][0] += event.points
-        elif isinstance(event, Shown):
-            tally[event.seat][2 if event.show.is_crib else 1] += event.show.total
-        elif isinstance(event, RoundEnded):
-            deals.append((dealer, tuple((p, h, c) for p, h, c in tally)))
-    return deals
-
-
 @dataclass
 class Report:
     """The sums of a match, seat 0's level against seat 1's."""
@@ -203,8 +136,8 @@ class Report:
     skunks: list[int] = field(default_factory=lambda: [0, 0])
     double_skunks: list[int] = field(default_factory=lambda: [0, 0])
     first_dealer_wins: int = 0
-    points: dict[tuple[int, str], list[float]] = field(default_factory=dict)
-    """(seat, "dealer" or "pone") -> [deals, pegging, hand, crib]"""
+    points: tuple[PointSums, PointSums] = field(default_factory=lambda: (PointSums(), PointSums()))
+    """Each seat's points, as dealer and as pone."""
 
     def add(self, game: GameSummary) -> None:
         """Count one game in."""
@@ -216,27 +149,17 @@ class Report:
                 self.double_skunks[game.winner] += 1
         if game.winner == game.first_dealer:
             self.first_dealer_wins += 1
-        for dealer, seats in game.deals:
-            for seat, (pegging, hand, crib) in enumerate(seats):
-                role = "dealer" if seat == dealer else "pone"
-                sums = self.points.setdefault((seat, role), [0.0, 0.0, 0.0, 0.0])
-                sums[0] += 1
-                sums[1] += pegging
-                sums[2] += hand
-                sums[3] += crib
+        for deal in game.deals:
+            for seat, points in enumerate(deal.points):
+                self.points[seat].add("dealer" if seat == deal.dealer else "pone", points)
 
     def win_rate(self, seat: int = 0) -> tuple[float, float, float]:
         """Seat's share of wins and its 95% Wilson confidence interval."""
         return wilson(self.wins[seat], self.games)
 
-    def per_deal(self, seat: int, role: str) -> dict[str, float]:
+    def per_deal(self, seat: int, role: Role) -> dict[str, float]:
         """Average points a deal by source, and in all, for a seat as dealer or pone."""
-        deals, pegging, hand, crib = self.points.get((seat, role), [0.0, 0.0, 0.0, 0.0])
-        if not deals:
-            return {source: 0.0 for source in (*SOURCES, "total")}
-        values = {"pegging": pegging / deals, "hand": hand / deals, "crib": crib / deals}
-        values["total"] = sum(values.values())
-        return values
+        return self.points[seat].per_deal(role)
 
     def as_json(self) -> dict[str, object]:
         """The report for scripts."""
@@ -253,7 +176,7 @@ class Report:
             "per_deal": {
                 f"{self.levels[seat]} {seat} as {role}": self.per_deal(seat, role)
                 for seat in (0, 1)
-                for role in ("dealer", "pone")
+                for role in ROLES
             },
         }
 

@@ -4,7 +4,8 @@
   lock beside it so that two ``cribbage play`` processes never share it;
 * finished games: ``games/DATE-seed-SEED.toml`` in the data directory;
 * settings (the level you chose last): ``settings.toml`` in the config directory;
-* the REPL's history: ``history`` in the state directory.
+* the REPL's history, and what ``stats`` remembers of each finished game:
+  ``history`` and ``stats-index.json`` in the state directory.
 
 The directories follow the platform's conventions (XDG on Linux); ``--data-dir`` or the
 ``CRIBBAGE_HOME`` environment variable put everything under one folder instead.
@@ -219,6 +220,11 @@ class Places:
     def history(self) -> Path:
         """The REPL's input history."""
         return self.state / "history"
+
+    @property
+    def index(self) -> Path:
+        """What ``cribbage stats`` remembers of each finished game (rebuilt if lost)."""
+        return self.state / "stats-index.json"
 
 
 _READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)

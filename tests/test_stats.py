@@ -3,23 +3,15 @@
 from __future__ import annotations
 
 import json
-import tomllib
 from pathlib import Path
 
 import pytest
 
-from cribcli.stats import _from_toml, _scan, history, read_game
+from cribcli.stats import history, read_game
 from tests.conftest import Run
 from tests.scripted import moves
 
 LOGS = Path(__file__).parent / "logs"
-FINISHED = sorted(p for p in LOGS.glob("*.toml") if p.stem != "stops-mid-game")
-
-
-@pytest.mark.parametrize("path", FINISHED, ids=lambda p: p.name)
-def test_the_fast_reader_agrees_with_the_toml_parser(path: Path) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert _scan(path.name, text) == _from_toml(path.name, tomllib.loads(text))
 
 
 def test_figures_from_a_known_game() -> None:
@@ -55,3 +47,106 @@ def test_stats_of_played_games(cribbage: Run, tmp_path: Path) -> None:
     assert json.loads(none)["games"] == 0
     bad = cribbage("stats", "--since", "yesterday", "--data-dir", str(tmp_path))
     assert bad.status == 2
+
+
+def _copies(games: Path, count: int, name: str = "2-players.toml") -> None:
+    games.mkdir(parents=True, exist_ok=True)
+    text = (LOGS / name).read_text(encoding="utf-8")
+    for i in range(count):
+        (games / f"game-{i:03}.toml").write_text(text, encoding="utf-8")
+
+
+def test_a_tampered_log_is_named_and_left_out(cribbage: Run, tmp_path: Path) -> None:
+    _copies(tmp_path / "games", 2, "twenty-nine.toml")
+    first = json.loads(cribbage("stats", "--json", "--data-dir", str(tmp_path)).out)
+    assert first["games"] == 2 and first["best_hand"]["points"] == 29
+    tampered = tmp_path / "games" / "game-001.toml"
+    text = tampered.read_text(encoding="utf-8")
+    assert '"0 hand for 29"' in text
+    tampered.write_text(text.replace('"0 hand for 29"', '"0 hand for 28"'), encoding="utf-8")
+    result = cribbage("stats", "--json", "--data-dir", str(tmp_path))
+    assert result.status == 0
+    assert f"skipping {tampered}: round 1, point " in result.err
+    assert "the log says `0 hand for 28`, the rules give `0 hand for 29`" in result.err
+    assert json.loads(result.out)["games"] == 1
+
+
+def test_logs_are_replayed_once_and_remembered(
+    cribbage: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cribcli.stats
+
+    _copies(tmp_path / "games", 3)
+    replayed: list[str] = []
+    real = cribcli.stats.read_game
+
+    def counting(name: str, text: str) -> cribcli.stats.GameRecord:
+        replayed.append(name)
+        return real(name, text)
+
+    monkeypatch.setattr(cribcli.stats, "read_game", counting)
+    first = cribbage("stats", "--json", "--data-dir", str(tmp_path)).out
+    assert sorted(replayed) == ["game-000.toml", "game-001.toml", "game-002.toml"]
+    replayed.clear()
+    assert cribbage("stats", "--json", "--data-dir", str(tmp_path)).out == first
+    assert replayed == []  # remembered
+    changed = tmp_path / "games" / "game-001.toml"
+    changed.write_text(changed.read_text(encoding="utf-8"), encoding="utf-8")  # same text
+    (tmp_path / "games" / "game-002.toml").unlink()
+    again = json.loads(cribbage("stats", "--json", "--data-dir", str(tmp_path)).out)
+    assert replayed == ["game-001.toml"] and again["games"] == 2  # written again: replayed
+    index = json.loads((tmp_path / "stats-index.json").read_text(encoding="utf-8"))
+    assert sorted(index["games"]) == ["game-000.toml", "game-001.toml"]  # the gone forgotten
+
+
+def test_a_game_played_here_is_remembered_as_it_is_filed(
+    cribbage: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cribcli.stats
+
+    typed = "\n".join(moves(7)) + "\n"
+    assert cribbage("play", "--seed", "7", "--data-dir", str(tmp_path), stdin=typed).status == 0
+
+    def never(name: str, text: str) -> None:
+        raise AssertionError("replayed a game remembered when it was filed")
+
+    monkeypatch.setattr(cribcli.stats, "read_game", never)
+    result = cribbage("stats", "--json", "--data-dir", str(tmp_path))
+    assert result.status == 0, result.err
+    assert json.loads(result.out)["games"] == 1
+
+
+@pytest.mark.parametrize(
+    "index", ["not json {", '{"version": 1, "games": []}', '{"version": 999}', "[1, 2]", ""]
+)
+def test_an_index_that_cannot_be_used_is_rebuilt(cribbage: Run, tmp_path: Path, index: str) -> None:
+    _copies(tmp_path / "games", 2)
+    (tmp_path / "stats-index.json").write_text(index, encoding="utf-8")
+    result = cribbage("stats", "--json", "--data-dir", str(tmp_path))
+    assert result.status == 0 and result.err == ""
+    assert json.loads(result.out)["games"] == 2
+    assert json.loads((tmp_path / "stats-index.json").read_text())["version"] == 1
+
+
+def test_records_in_the_index_are_checked_for_shape(cribbage: Run, tmp_path: Path) -> None:
+    _copies(tmp_path / "games", 1)
+    cribbage("stats", "--data-dir", str(tmp_path))
+    path = tmp_path / "stats-index.json"
+    index = json.loads(path.read_text(encoding="utf-8"))
+    index["games"]["game-000.toml"]["record"]["deals"] = "nonsense"
+    path.write_text(json.dumps(index), encoding="utf-8")
+    result = cribbage("stats", "--json", "--data-dir", str(tmp_path))
+    assert result.status == 0 and json.loads(result.out)["games"] == 1
+
+
+def test_many_logs_are_spread_over_processes_with_the_same_figures(
+    cribbage: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cribcli.stats
+
+    _copies(tmp_path / "many" / "games", 70)
+    spread = cribbage("stats", "--json", "--data-dir", str(tmp_path / "many")).out
+    monkeypatch.setattr(cribcli.stats, "SPREAD_FROM", 10**9)
+    _copies(tmp_path / "one" / "games", 70)
+    alone = cribbage("stats", "--json", "--data-dir", str(tmp_path / "one")).out
+    assert spread == alone and json.loads(spread)["games"] == 70

@@ -21,17 +21,9 @@ def tally(args: tuple[str, str, int]) -> list[tuple[int, ...]]:
     level, seed, index = args
     game = play_game((level, level), seed, index)
     rows = []
-    for dealer, seats in game.deals:
-        pone = 1 - dealer
-        rows.append(
-            (
-                seats[dealer][0],
-                seats[pone][0],
-                seats[pone][1],
-                seats[dealer][1],
-                seats[dealer][2],
-            )
-        )
+    for deal in game.deals:
+        dealer, pone = deal.points[deal.dealer], deal.points[1 - deal.dealer]
+        rows.append((dealer.pegging, pone.pegging, pone.hand, dealer.hand, dealer.crib))
     return rows
 
 

@@ -20,6 +20,7 @@ from cribcli.games import Saver, file_game
 from cribcli.players import Player, computer
 from cribcli.record import LOG_LIMIT, GameInfo, Seat, loads
 from cribcli.session import Session
+from cribcli.stats import remember
 from cribcli.store import (
     Places,
     SaveLock,
@@ -158,6 +159,8 @@ def _play(options: PlayOptions) -> int:
         if not finished:
             return _left(saver, name, say, None if options.as_json else SCRIPT_ENDED)
         filed = file_game(saver, places.games, name)
+        if filed.path is not None and filed.path.parent == places.games:
+            remember(places.index, filed.path, session.info, session.events)
         if filed.path is None:
             _show_log(saver.text, say, options.as_json)
         elif options.as_json:

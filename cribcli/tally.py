@@ -1,0 +1,84 @@
+"""Points by source: what each deal gave each seat from pegging, hand and crib, counted
+from the events the rules produce, and their sums by dealer and pone.
+
+``cribbage stats`` adds up a player's deals with it, and ``cribbage match`` each level's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Literal, NamedTuple
+
+from cribcli.events import Dealt, Event, Pegged, Played, RoundEnded, Shown
+
+Role = Literal["dealer", "pone"]
+ROLES: tuple[Role, ...] = ("dealer", "pone")
+SOURCES = ("pegging", "hand", "crib")
+
+
+class Points(NamedTuple):
+    """One seat's points in one deal, by source. Pegging counts every point not made by
+    a count of the show: cards laid, gos, the last card, his heels, and muggins taken."""
+
+    pegging: int = 0
+    hand: int = 0
+    crib: int = 0
+
+    @property
+    def total(self) -> int:
+        """All three."""
+        return self.pegging + self.hand + self.crib
+
+
+class Deal(NamedTuple):
+    """A deal played to its end: its dealer, and each seat's points."""
+
+    dealer: int
+    points: tuple[Points, ...]
+
+
+def deals(events: Iterable[Event]) -> Iterator[Deal]:
+    """Every deal in ``events`` that reached its end (not the last one, if the game ended
+    in it), with each seat's points by source."""
+    dealer = 0
+    tally: list[list[int]] = []
+    for event in events:
+        if isinstance(event, Dealt):
+            dealer = event.dealer
+            tally = [[0, 0, 0] for _ in event.hands]
+        elif isinstance(event, Played | Pegged):
+            tally[event.seat][0] += event.points
+        elif isinstance(event, Shown):
+            tally[event.seat][2 if event.show.is_crib else 1] += event.scored
+        elif isinstance(event, RoundEnded):
+            yield Deal(dealer, tuple(Points(*seat) for seat in tally))
+
+
+@dataclass
+class PointSums:
+    """Points added up over many deals, apart as dealer and as pone."""
+
+    sums: dict[Role, list[int]] = field(default_factory=dict)
+    """role -> [deals, pegging, hand, crib]"""
+
+    def add(self, role: Role, points: Points) -> None:
+        """Count one deal's points in."""
+        sums = self.sums.setdefault(role, [0, 0, 0, 0])
+        sums[0] += 1
+        for i, value in enumerate(points, start=1):
+            sums[i] += value
+
+    def deals(self, role: Role) -> int:
+        """How many deals were counted in this role."""
+        return self.sums.get(role, [0])[0]
+
+    def per_deal(self, role: Role) -> dict[str, float]:
+        """Average points a deal by source, and in all (0 with no deals)."""
+        count, *totals = self.sums.get(role, [0, 0, 0, 0])
+        values = {
+            source: (total / count if count else 0.0)
+            for source, total in zip(SOURCES, totals, strict=True)
+        }
+        values["total"] = sum(values.values())
+        return values

@@ -1,0 +1,62 @@
+"""Work spread over worker processes that stop with the program: on Ctrl-C, on a signal,
+or when the program dies, none is left running (``match`` and ``stats`` use them)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+@contextlib.contextmanager
+def spread(
+    task: Callable[[T], R], items: Sequence[T], jobs: int, *, chunksize: int = 1
+) -> Iterator[Iterable[R]]:
+    """The results of ``task`` over ``items``, in order; over ``jobs`` processes if more
+    than one. Leaving the block early (an error, Ctrl-C) ends the workers at once."""
+    if jobs <= 1 or len(items) <= 1:
+        yield map(task, items)
+        return
+    import multiprocessing
+
+    pool = multiprocessing.Pool(jobs, initializer=_starts, initargs=(os.getpid(),))
+    try:
+        yield pool.imap(task, items, chunksize=chunksize)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+_parent = 0
+"""In a worker: the process id of the program it works for."""
+
+
+def _starts(parent: int) -> None:
+    """A worker leaves Ctrl-C and signals to the program, and dies with it (at once on
+    Linux, else before its next task: see :func:`orphaned`)."""
+    global _parent
+    _parent = parent
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for number in (signal.SIGTERM, signal.SIGHUP):  # not the program's own handlers
+        signal.signal(number, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    orphaned()
+
+
+def orphaned() -> None:
+    """In a worker whose program has died: end now. Call it before each long task."""
+    if _parent and os.getppid() != _parent:
+        os._exit(1)
