@@ -103,6 +103,7 @@ def every_paste_mode_ended(output: str) -> bool:
     return bool(on) and all(any(o > start for o in off) for start in on)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
 @pytest.mark.parametrize("moment", ["first prompt", "after a discard"])
 def test_a_signal_at_the_prompt_puts_the_terminal_back(

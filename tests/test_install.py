@@ -51,3 +51,22 @@ def test_fresh_install(tmp_path: Path) -> None:
     assert played.returncode == 0, played.stderr
     assert "The game's log is in" in played.stdout
     assert (env_dir / "share" / "man" / "man1" / "cribbage.1").exists()
+
+
+@pytest.mark.slow
+def test_the_source_distribution_holds_what_its_tests_need(tmp_path: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "--outdir", str(tmp_path), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    (sdist,) = tmp_path.glob("cribcli-*.tar.gz")
+    import tarfile
+
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    for needed in ("LICENSE", "README.md", "docs/game-log.md", "man/cribbage.1"):
+        assert needed in names
+    # every file a test opens by a path into the source tree is shipped with it
+    for tool in (ROOT / "tools").glob("*.py"):
+        assert f"tools/{tool.name}" in names

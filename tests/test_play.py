@@ -256,6 +256,7 @@ def test_muggins_takes_what_you_miss(cribbage: Run, home: Path) -> None:
     assert replay(loads(log)).finished
 
 
+@pytest.mark.slow
 def test_daily_offers_muggins(cribbage: Run, tmp_path: Path) -> None:
     typed = moves("daily/2026-12-01", "hard", muggins=True)
     result = cribbage(

@@ -153,7 +153,13 @@ def test_points_on_ranks() -> None:
     assert points((10, 11, 12, 1), 31) == 2
 
 
-@pytest.mark.parametrize("level", sorted(LEVELS))
+@pytest.mark.parametrize(
+    "level",
+    [
+        pytest.param(level, marks=[pytest.mark.slow] if level == "hard" else [])
+        for level in sorted(LEVELS)
+    ],
+)
 def test_levels_play_legal_reproducible_games(level: str) -> None:
     info = GameInfo(Rules(), (Seat("A", "computer", level), Seat("B", "computer", level)), 3)
     first = run_game(info, [computer(level, 3, 0), computer(level, 3, 1)])

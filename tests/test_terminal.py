@@ -63,6 +63,7 @@ def settle(child: pexpect.spawn, timeout: float = 30) -> str:
     raise AssertionError(f"no prompt: {ANSI.sub('', text)[-300:]!r}")
 
 
+@pytest.mark.slow
 def test_a_whole_game_in_a_terminal(tmp_path: Path) -> None:
     typed = moves(7, enter=True)
     child = spawn(tmp_path, "--seed", "7", "--level", "normal", "--fast")
@@ -112,6 +113,7 @@ def moves_hand(screen: str) -> list[str]:
     return ["".join(symbols.get(ch, ch) for ch in card) for card in line.split(":")[1].split()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signal_number", [signal.SIGHUP, signal.SIGKILL, signal.SIGTERM])
 def test_a_closed_terminal_or_a_kill_loses_nothing(tmp_path: Path, signal_number: int) -> None:
     typed = moves(7, enter=True)
@@ -131,6 +133,7 @@ def test_a_closed_terminal_or_a_kill_loses_nothing(tmp_path: Path, signal_number
     again.expect(pexpect.EOF)
 
 
+@pytest.mark.slow
 def test_ctrl_c_while_the_computer_plays_saves_and_leaves(tmp_path: Path) -> None:
     typed = moves(7, enter=True)
     child = spawn(tmp_path, "--seed", "7", "--level", "normal")  # paced: the computer pauses

@@ -127,11 +127,6 @@ def game_over_lines(event: GameOver, table: Table) -> list[str]:
     return lines
 
 
-def narrate_all(events: Iterable[Event], table: Table) -> list[str]:
-    """Every event's lines, in order."""
-    return [line for event in events for line in narrate(event, table)]
-
-
 def possessive(name: str) -> str:
     """``Your`` for you, ``Computer's`` for anyone else."""
     return "Your" if name == "You" else f"{name}'s"

@@ -4,7 +4,7 @@
 
 Every log is played by the engine itself between seeded random players (the easy
 computer), so it is a real game; a few seeds were picked because their game shows a rule
-the snapshot tests pin (see README.md here). The twenty-nine log's first-round pone keeps
+the snapshot tests pin (each log's name says which). The twenty-nine log's first-round pone keeps
 the four cards that score most with the starter it was about to see: a peek no real
 player gets, used only to reach a hand that random play almost never keeps.
 """
