@@ -6,7 +6,7 @@ only) or from above it (a replay: every hand shown).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cribcli.engine import Rules
