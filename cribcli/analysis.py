@@ -22,8 +22,9 @@ from itertools import combinations, combinations_with_replacement
 from math import comb, prod
 
 from cribcli.cards import JACK, Card, check_distinct, deck
-from cribcli.errors import HandError
-from cribcli.scoring import HAND_SIZE, rank_key, rank_table, show_total
+from cribcli.engine import FULL_GAME
+from cribcli.errors import HandError, UsageProblem
+from cribcli.scoring import HAND_SIZE, MAX_SHOW, rank_key, rank_table, show_total
 
 CRIB_MODEL = (
     "the crib's other cards and the starter are equally likely to be any unseen card; "
@@ -171,3 +172,43 @@ def analyse(
         values.append(DiscardValue(discard, keep, hand_ev, crib_ev, net, scores))
     values.sort(key=lambda value: (-value.net, -value.hand))
     return values
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """Every discard from a hand, ranked: by net value, or, when the hand alone could
+    bring home the points still needed, by the chance that it does."""
+
+    values: list[DiscardValue]
+    dealer: bool
+    need: int | None = None
+    """The points still needed to win, when the scores were given."""
+
+    @property
+    def by_chance(self) -> bool:
+        """Whether the ranking is by the chance of making :attr:`need` (a hand can)."""
+        return self.need is not None and self.need <= MAX_SHOW
+
+
+def advise(
+    hand: Sequence[Card],
+    *,
+    dealer: bool,
+    players: int = 2,
+    scores: tuple[int, int] | None = None,
+    target: int = FULL_GAME,
+) -> Advice:
+    """Every discard from ``hand`` ranked for the position: ``scores`` are yours and the
+    other side's, in a game to ``target``. Raises HandError for a bad hand and
+    UsageProblem for scores off the board."""
+    values = analyse(hand, dealer=dealer, players=players)
+    if scores is None:
+        return Advice(values, dealer)
+    mine, theirs = scores
+    if not (0 <= mine < target and 0 <= theirs < target):
+        raise UsageProblem(f"scores run from 0 to {target - 1} in a game to {target}")
+    advice = Advice(values, dealer, target - mine)
+    if advice.by_chance:
+        need = target - mine
+        values.sort(key=lambda v: (-v.chance_at_least(need), -v.net))
+    return advice

@@ -20,27 +20,24 @@ import click.shell_completion
 
 from cribcli import __version__
 from cribcli.cards import Card, parse_cards
-from cribcli.errors import CribbageError, UsageProblem
-from cribcli.scoring import HAND_SIZE, ShowScore, check_show, score_show
+from cribcli.errors import CribbageError, Exit, UsageProblem
+from cribcli.players import Level
+from cribcli.scoring import HAND_SIZE, ShowScore, hand_and_starter, score_show
 
 if TYPE_CHECKING:
     from cribcli.record import GameInfo
-
-EXIT_OK = 0
-EXIT_DATA = 1
-EXIT_USAGE = 2
 
 
 class UserError(click.ClickException):
     """Bad usage the user caused: one line on stderr, exit status 2."""
 
-    exit_code = EXIT_USAGE
+    exit_code = Exit.USAGE
 
 
 class DataError(click.ClickException):
     """Bad data (a log or a save that cannot be used): one line on stderr, exit status 1."""
 
-    exit_code = EXIT_DATA
+    exit_code = Exit.DATA
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -95,6 +92,15 @@ def style_options(command: F) -> F:
     )(command)
 
 
+data_dir_option = click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Keep saves, games and settings in DIR (also: CRIBBAGE_HOME).",
+)
+"""--data-dir: where the games live (every command that reads or writes them)."""
+
+
 def game_input_options(command: F) -> F:
     """Where a game's moves come from and where it lives: --script, --json, --data-dir."""
     for option in reversed(
@@ -108,12 +114,7 @@ def game_input_options(command: F) -> F:
             click.option(
                 "--json", "as_json", is_flag=True, help="Line mode: one JSON event a line."
             ),
-            click.option(
-                "--data-dir",
-                type=click.Path(file_okay=False),
-                metavar="DIR",
-                help="Keep saves, games and settings in DIR (also: CRIBBAGE_HOME).",
-            ),
+            data_dir_option,
         )
     ):
         command = option(command)
@@ -125,14 +126,20 @@ class PipeClosed(Exception):
 
 
 class Group(click.Group):
-    """The command group. A closed pipe is a normal end for a filter: it reaches
-    :func:`main` as :class:`PipeClosed`, not as the exit status 1 Click gives it."""
+    """The command group. An error a user can cause that a command lets through is one
+    line: bad usage (exit status 2) or bad data (1). A closed pipe is a normal end for a
+    filter: it reaches :func:`main` as :class:`PipeClosed`, not as the status 1 Click
+    gives it."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except BrokenPipeError:
             raise PipeClosed from None
+        except UsageProblem as error:
+            raise UserError(str(error)) from None
+        except CribbageError as error:  # the rest: a log, a save, a folder that cannot be used
+            raise DataError(str(error)) from None
 
 
 @click.group(
@@ -189,7 +196,8 @@ def score(
             raise UserError("--starter does not go with '-': each line ends with its starter")
         click.get_current_context().exit(_score_lines(sys.stdin, crib=crib, as_json=as_json))
     try:
-        result = score_show(*_read_hand(cards, starter), crib=crib)
+        cut = Card.parse(starter) if starter is not None else None
+        result = score_show(*hand_and_starter(parse_cards(cards), cut), crib=crib)
     except CribbageError as error:
         raise UserError(str(error)) from None
     if as_json:
@@ -200,27 +208,12 @@ def score(
         click.echo(line)
 
 
-def _read_hand(tokens: Sequence[str], starter: str | None) -> tuple[list[Card], Card]:
-    """The hand and the starter from the command line or one line of input."""
-    if not tokens:
-        raise CribbageError("no cards: give the four cards of the hand, e.g. 5H 5S JD 4C -s 5D")
-    hand = parse_cards(tokens)
-    cut = Card.parse(starter) if starter is not None else None
-    if cut is None and len(hand) == HAND_SIZE + 1:
-        hand, cut = hand[:HAND_SIZE], hand[HAND_SIZE]
-    if cut is None and len(hand) == HAND_SIZE:
-        raise CribbageError("no starter: add it with --starter, e.g. --starter 5D")
-    check_show(hand, cut)
-    assert cut is not None  # check_show refuses a missing starter
-    return hand, cut
-
-
 def _score_lines(stream: TextIO, *, crib: bool, as_json: bool) -> int:
     """Score one hand a line; report bad lines by number and go on. Returns the exit status."""
     from cribcli.store import LINE_LIMIT, bounded_lines
     from cribcli.ui.render import show_line
 
-    status = EXIT_OK
+    status = Exit.OK
     for number, line in enumerate(bounded_lines(stream), start=1):
         text = line.split("#", 1)[0].strip()
         if not text:
@@ -235,7 +228,7 @@ def _score_lines(stream: TextIO, *, crib: bool, as_json: bool) -> int:
                 )
             result: ShowScore = score_show(tokens[:HAND_SIZE], tokens[HAND_SIZE], crib=crib)
         except CribbageError as error:
-            status = EXIT_DATA
+            status = Exit.DATA
             click.echo(f"cribbage: line {number}: {error}", err=True)
             if as_json:
                 click.echo(json.dumps({"line": number, "error": str(error)}))
@@ -259,7 +252,7 @@ At the prompt, type cards (5H JD to discard, 7S to lay; Tab completes) or a
 command: hint, hand, score, log, tips, rules, help, quit.
 """
 
-LEVEL_CHOICE = click.Choice(["easy", "normal", "hard"])
+LEVEL_CHOICE = click.Choice([str(level) for level in Level])
 
 
 @cli.command(epilog=PLAY_EXAMPLES)
@@ -315,6 +308,7 @@ def play(
     and its transcript compared. The game is saved after every move: 'cribbage play'
     resumes it, and a finished game's log is kept with your other games.
     """
+    from cribcli.games import NewGame
     from cribcli.ui.game import PlayOptions, play_game
 
     ctx = click.get_current_context()
@@ -324,34 +318,30 @@ def play(
         if ctx.get_parameter_source(option) is click.core.ParameterSource.COMMANDLINE
     ]
     options = PlayOptions(
-        level=level,
-        seed=seed,
-        name=name,
-        short=short,
-        muggins=muggins,
-        cut=cut,
-        players=players,
+        new=NewGame(
+            level=Level(level) if level else None,
+            seed=seed,
+            name=name,
+            short=short,
+            cut=cut,
+            players=players,
+            muggins=muggins,
+        ),
+        new_game_options=new_game_options,
+        abandon=new,
         ascii_only=ascii_only,
         no_color=no_color,
         fast=fast,
-        new=new,
         log_path=log_path,
         script=script,
         as_json=as_json,
         data_dir=data_dir,
-        new_game_options=new_game_options,
         ask=lambda question, default: click.confirm(question, default=default),
         choose_level=lambda default: click.prompt(
             "How strong a computer?", type=LEVEL_CHOICE, default=default
         ),
     )
-    try:
-        status = play_game(options)
-    except UsageProblem as error:
-        raise UserError(str(error)) from None
-    except CribbageError as error:
-        raise DataError(str(error)) from None
-    ctx.exit(status)
+    ctx.exit(play_game(options))
 
 
 DAILY_EXAMPLES = """\b
@@ -394,41 +384,33 @@ def daily(
     """
     from datetime import date
 
+    from cribcli import daily as days
+    from cribcli.games import NewGame
     from cribcli.store import Places
-    from cribcli.ui.daily import finished_daily, result_lines, share_line
     from cribcli.ui.game import PlayOptions, play_game
+    from cribcli.ui.render import daily_lines
 
-    if day is None:
-        day = date.today().isoformat()
-    try:
-        day = date.fromisoformat(day).isoformat()
-    except ValueError:
-        raise UserError(f"`{day}` is not a date: write it YYYY-MM-DD, e.g. 2026-12-01") from None
+    day = days.day_of(day, date.today())
     games = Places.find(data_dir).games
-    try:
-        if share:
-            click.echo(share_line(games, day))
-            return
-        if finished_daily(games, day) is not None:
-            for line in result_lines(games, day):
-                click.echo(line)
-            return
-        options = PlayOptions(
-            name=name,
-            ascii_only=ascii_only,
-            no_color=no_color,
-            fast=fast,
-            script=script,
-            as_json=as_json,
-            data_dir=data_dir,
-            daily=day,
-            muggins=muggins,
-            ask=lambda question, default: click.confirm(question, default=default),
-        )
-        status = play_game(options)
-    except CribbageError as error:
-        raise DataError(str(error)) from None
-    click.get_current_context().exit(status)
+    if share:
+        click.echo(days.share_line(games, day))
+        return
+    if days.finished(games, day) is not None:
+        for line in daily_lines(days.share_line(games, day), days.streak(games, day)):
+            click.echo(line)
+        return
+    options = PlayOptions(
+        new=NewGame(name=name, muggins=muggins),
+        daily=day,
+        ascii_only=ascii_only,
+        no_color=no_color,
+        fast=fast,
+        script=script,
+        as_json=as_json,
+        data_dir=data_dir,
+        ask=lambda question, default: click.confirm(question, default=default),
+    )
+    click.get_current_context().exit(play_game(options))
 
 
 STATS_EXAMPLES = """\b
@@ -442,12 +424,7 @@ Examples:
 @cli.command(epilog=STATS_EXAMPLES)
 @click.option("--since", metavar="YYYY-MM-DD", help="Only games played on or after this date.")
 @click.option("--json", "as_json", is_flag=True, help="Print the history as JSON.")
-@click.option(
-    "--data-dir",
-    type=click.Path(file_okay=False),
-    metavar="DIR",
-    help="Where your games are kept (also: CRIBBAGE_HOME).",
-)
+@data_dir_option
 def stats(since: str | None, as_json: bool, data_dir: str | None) -> None:
     """Your history, from the logs of your finished games.
 
@@ -459,10 +436,10 @@ def stats(since: str | None, as_json: bool, data_dir: str | None) -> None:
     """
     from datetime import date
 
+    from cribcli.daily import streak
     from cribcli.stats import SPREAD_FROM, history, records
-    from cribcli.store import Places, StoreError
+    from cribcli.store import Places
     from cribcli.ui.console import warn
-    from cribcli.ui.daily import streak
     from cribcli.ui.render import stats_lines
 
     if since is not None:
@@ -483,10 +460,7 @@ def stats(since: str | None, as_json: bool, data_dir: str | None) -> None:
                 bars.append(stack.enter_context(bar))
             bars[0].update(1)
 
-        try:
-            found = records(games, places.index, warn=warn, progress=progress)
-        except StoreError as error:
-            raise DataError(str(error)) from None
+        found = records(games, places.index, warn=warn, progress=progress)
     total = history(found, since or "")
     days = streak(games, date.today().isoformat())
     if as_json:
@@ -510,12 +484,7 @@ Examples:
 @cli.command(epilog=REPLAY_EXAMPLES)
 @click.argument("log", metavar="LOG", required=False, type=click.Path(allow_dash=True))
 @click.option("--last", is_flag=True, help="Replay the game you finished last.")
-@click.option(
-    "--data-dir",
-    type=click.Path(file_okay=False),
-    metavar="DIR",
-    help="Where your games are kept (also: CRIBBAGE_HOME).",
-)
+@data_dir_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON event a line.")
 @click.option(
     "--round", "round_number", type=click.IntRange(min=1), metavar="N", help="Show only round N."
@@ -541,18 +510,15 @@ def replay(
     it goes wrong (exit status 1). A log that stops mid-game replays as far as it goes.
     """
     from cribcli import record
-    from cribcli.events import Dealt, event_json
+    from cribcli.events import event_json
     from cribcli.ui.narrate import Table, narrate
     from cribcli.ui.render import decide_style
 
     if last:
-        from cribcli.store import Places, StoreError, latest_game
+        from cribcli.store import Places, latest_game
         from cribcli.ui.console import warn
 
-        try:
-            found = latest_game(Places.find(data_dir).games, warn)
-        except StoreError as error:
-            raise DataError(str(error)) from None
+        found = latest_game(Places.find(data_dir).games, warn)
         if found is None:
             raise DataError("no finished game yet: play one with 'cribbage play'")
         log = str(found)
@@ -565,8 +531,8 @@ def replay(
         raise DataError(f"{log}: {error}") from None
     if quiet:
         return
+    events = replayed.told(round_number)
     info = replayed.log.info
-    current_round = 0
     table = Table(
         info.rules,
         tuple(seat.name for seat in info.seats),
@@ -574,18 +540,12 @@ def replay(
     )
     if not as_json and round_number is None:
         click.echo(_game_title(info))
-    for event in replayed.events:
-        if isinstance(event, Dealt):
-            current_round = event.round
-        if round_number is not None and current_round != round_number:
-            continue
+    for event in events:
         if as_json:
             click.echo(json.dumps(event_json(event)))
         else:
             for line in narrate(event, table):
                 click.echo(line)
-    if round_number is not None and round_number > current_round:
-        raise UserError(f"the game has {current_round} rounds, not {round_number}")
     if not replayed.finished:
         stop = f"The log stops in {replayed.where_it_stops()}: the game is not over."
         if as_json:
@@ -682,30 +642,28 @@ def discard_advice(
     you to the target this deal, the discards are ranked by the chance that it does
     (the play's points are not counted); otherwise by net value.
     """
-    from cribcli.analysis import CRIB_MODEL, analyse
+    from cribcli.analysis import CRIB_MODEL, advise
+    from cribcli.engine import target_of
     from cribcli.ui.render import advice_lines, decide_style
 
     if role is None:
         raise UserError("say whose crib it is: --dealer (yours) or --pone (theirs)")
     try:
-        values = analyse(parse_cards(cards), dealer=role == "dealer", players=players)
-    except CribbageError as error:
+        advice = advise(
+            parse_cards(cards),
+            dealer=role == "dealer",
+            players=players,
+            scores=position,
+            target=target_of(short),
+        )
+    except CribbageError as error:  # all of it typed on the command line
         raise UserError(str(error)) from None
-    need = None
-    if position is not None:
-        target = 61 if short else 121
-        mine, theirs = position
-        if not (0 <= mine < target and 0 <= theirs < target):
-            raise UserError(f"scores run from 0 to {target - 1} in a game to {target}")
-        need = target - mine
-        if need <= 29:
-            values.sort(key=lambda v: (-v.chance_at_least(need or 0), -v.net))
-    shown = values[:top] if top else values
+    shown = advice.values[:top] if top else advice.values
     if as_json:
-        click.echo(json.dumps([value.as_json(need) for value in shown]))
+        click.echo(json.dumps([value.as_json(advice.need) for value in shown]))
         return
     style = decide_style(sys.stdout, ascii_only=ascii_only, no_color=no_color)
-    for line in advice_lines(shown, role == "dealer", style, need=need):
+    for line in advice_lines(advice, shown, style):
         click.echo(line)
     click.echo(f"Crib model: {CRIB_MODEL}.")
 
@@ -720,8 +678,8 @@ Examples:
 
 
 @cli.command(epilog=MATCH_EXAMPLES)
-@click.argument("first", type=click.Choice(["easy", "normal", "hard"]))
-@click.argument("second", type=click.Choice(["easy", "normal", "hard"]))
+@click.argument("first", type=LEVEL_CHOICE)
+@click.argument("second", type=LEVEL_CHOICE)
 @click.option(
     "--games", type=click.IntRange(min=1), default=100, show_default=True, help="How many games."
 )
@@ -755,6 +713,7 @@ def match(
     interval, skunks, how often the first dealer won, and the average points a deal from
     pegging, hand and crib, for each level as dealer and as pone.
     """
+    from cribcli.engine import target_of
     from cribcli.match import run_match
     from cribcli.ui.render import match_lines
     from cribcli.ui.signals import Stopped, stopped_by_signals
@@ -768,15 +727,13 @@ def match(
                 (first, second),
                 games,
                 seed,
-                target=61 if short else 121,
+                target=target_of(short),
                 jobs=jobs,
                 log_dir=Path(log_dir) if log_dir else None,
                 on_game=(lambda: bar.update(1)) if bar else None,
             )
-    except CribbageError as error:
-        raise DataError(str(error)) from None
     except Stopped as stop:
-        click.get_current_context().exit(128 + stop.signum)
+        click.get_current_context().exit(Exit.signalled(stop.signum))
     if as_json:
         click.echo(json.dumps(report.as_json()))
     else:
@@ -799,10 +756,10 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         sys.exit(error.exit_code)
     except click.Abort:
         click.echo("cribbage: interrupted", err=True)
-        sys.exit(130)
+        sys.exit(Exit.INTERRUPTED)
     except (BrokenPipeError, PipeClosed):
         # The reader went away (`cribbage score - | head`): stop quietly, and keep Python
         # from complaining when it flushes stdout on the way out.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(EXIT_OK)
-    sys.exit(status if isinstance(status, int) else EXIT_OK)
+        sys.exit(Exit.OK)
+    sys.exit(status if isinstance(status, int) else Exit.OK)

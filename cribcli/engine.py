@@ -30,6 +30,7 @@ from cribcli.events import (
     RoundEnded,
     SaidGo,
     Shown,
+    Skunk,
     StarterCut,
 )
 from cribcli.scoring import (
@@ -47,8 +48,15 @@ from cribcli.scoring import (
 
 T = TypeVar("T")
 
-TARGETS = (121, 61)
+FULL_GAME = 121
+SHORT_GAME = 61
+TARGETS = (FULL_GAME, SHORT_GAME)
 """A full game to 121, or a short game to 61."""
+
+
+def target_of(short: bool) -> int:
+    """The target of a short game (61) or a full one (121)."""
+    return SHORT_GAME if short else FULL_GAME
 
 
 class IllegalAction(CribbageError):
@@ -65,7 +73,7 @@ class Rules:
     """
 
     players: int = 2
-    target: int = 121
+    target: int = FULL_GAME
     cut_for_deal: bool = False
     first_dealer: int = 1
     muggins: bool = False
@@ -75,7 +83,9 @@ class Rules:
         if self.players not in (2, 3, 4):
             raise CribbageError(f"cribbage is for 2, 3 or 4 players, not {self.players}")
         if self.target not in TARGETS:
-            raise CribbageError(f"a game is played to 121 or 61, not {self.target}")
+            raise CribbageError(
+                f"a game is played to {FULL_GAME} or {SHORT_GAME}, not {self.target}"
+            )
         if self.players > 2 and not self.cut_for_deal:
             raise CribbageError("with three or four players the first deal is cut for")
         if not 0 <= self.first_dealer < self.players:
@@ -100,9 +110,9 @@ class Rules:
         """The side a seat scores for."""
         return seat % self.sides
 
-    def skunk(self, score: int) -> str:
+    def skunk(self, score: int) -> Skunk:
         """What a losing score is: "double skunk", "skunk" or "" (to 121: 60 / 90; to 61: 30)."""
-        if self.target == 121:
+        if self.target == FULL_GAME:
             return "double skunk" if score <= 60 else "skunk" if score <= 90 else ""
         return "skunk" if score <= 30 else ""
 

@@ -4,6 +4,8 @@ The CLI turns them into one line on stderr and an exit status; nothing below the
 prints or exits.
 """
 
+from enum import IntEnum
+
 
 class CribbageError(ValueError):
     """Base of every error the user can cause."""
@@ -19,3 +21,19 @@ class HandError(CribbageError):
 
 class UsageProblem(CribbageError):
     """The command line asks for something that cannot be done as things stand (exit 2)."""
+
+
+class Exit(IntEnum):
+    """The program's exit statuses (the manual's EXIT STATUS)."""
+
+    OK = 0
+    DATA = 1
+    """Bad data, or a game that could not be kept where it belongs."""
+    USAGE = 2
+    INTERRUPTED = 130
+    """Ctrl-C (SIGINT): 128 + 2."""
+
+    @staticmethod
+    def signalled(signum: int) -> int:
+        """The status for a stop by signal ``signum``: 128 + it (SIGTERM 143, SIGHUP 129)."""
+        return 128 + signum

@@ -9,9 +9,13 @@ The words a player reads are the narration's (``cribcli.ui.narrate``); the JSON 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import Literal
 
 from cribcli.cards import Card
 from cribcli.scoring import PegItem, ShowScore
+
+Skunk = Literal["", "skunk", "double skunk"]
+"""What a losing score is: nothing, a skunk, or a double skunk."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +137,7 @@ class GameOver:
 
     winner: int
     scores: tuple[int, ...]
-    skunks: tuple[str, ...]
+    skunks: tuple[Skunk, ...]
 
 
 Event = (

@@ -1,5 +1,6 @@
-"""Keeping a game while it is played and filing it when it ends, so that no move is ever
-lost, whatever the disk does.
+"""Playing a game from start to end, for the commands that play (``play`` and ``daily``):
+holding its save, carrying it on or starting it, keeping it through a failing disk, and
+filing it when it is over. Nothing here draws or asks: the caller does, and decides.
 
 The game lives in memory; its log is saved after every move. A save that fails (a full
 disk, a folder made read-only, a save taken by another process) is told once, at once;
@@ -14,17 +15,92 @@ import contextlib
 import errno
 import os
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
+from types import TracebackType
 
+from cribcli.engine import Rules, target_of
+from cribcli.errors import CribbageError
+from cribcli.players import Level, Player, computer
+from cribcli.record import LOG_LIMIT, GameInfo, Seat, loads
+from cribcli.session import Session
+from cribcli.stats import remember
 from cribcli.store import (
+    Places,
     SaveLock,
+    StoreError,
     Warn,
+    clean_leftovers,
     file_log,
     keep_elsewhere,
+    load_settings,
+    read_text,
     reason,
+    save_settings,
     set_aside,
     write_atomic,
 )
+
+NAMES = {2: ("Computer",), 3: ("Left", "Right"), 4: ("Left", "Partner", "Right")}
+"""The computers' names at a table of 2, 3 or 4 (with 4, the one across is a partner)."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A new game as asked for. With no level, the one chosen last is played."""
+
+    level: Level | None = None
+    seed: int | str | None = None
+    """Checked already (:func:`cribcli.record.parse_seed`); None: a random one."""
+    name: str = "You"
+    short: bool = False
+    cut: bool = False
+    """Cut for the first deal (with 2 players; 3 and 4 always cut)."""
+    players: int = 2
+    muggins: bool = False
+
+
+def remembered_level(places: Places) -> Level:
+    """The level chosen last (normal, the first time)."""
+    level = load_settings(places.settings).get("level")
+    return Level(level) if level in set(Level) else Level.NORMAL
+
+
+def game_info(new: NewGame, places: Places) -> GameInfo:
+    """What a new game is: its rules, seats, seed and start. The level played is
+    remembered for next time (a setting that cannot be written is no reason to stop)."""
+    level = new.level or remembered_level(places)
+    settings = load_settings(places.settings)
+    if settings.get("level") != level:
+        with contextlib.suppress(OSError):
+            save_settings(places.settings, {**settings, "level": str(level)})
+    seed = new.seed if new.seed is not None else int.from_bytes(os.urandom(4), "big")
+    rules = Rules(
+        players=new.players,
+        target=target_of(new.short),
+        cut_for_deal=new.cut or new.players > 2,
+        first_dealer=1,
+        muggins=new.muggins,
+    )
+    seats = (Seat(new.name, "human"),) + tuple(
+        Seat(name, "computer", level) for name in NAMES[new.players]
+    )
+    started = datetime.now().astimezone().isoformat(timespec="seconds")
+    return GameInfo(rules, seats, seed, started=started)
+
+
+def filed_name(info: GameInfo) -> str:
+    """The name a game of ``play`` is filed under: ``DATE-seed-SEED``."""
+    return f"{datetime.now().strftime('%Y-%m-%d')}-seed-{info.seed}"
+
+
+def computers(info: GameInfo) -> dict[int, Player]:
+    """The computer players of a game, by seat."""
+    return {
+        seat: computer(spec.level or Level.NORMAL, info.seed, seat)
+        for seat, spec in enumerate(info.seats)
+        if spec.player == "computer"
+    }
 
 
 class Saver:
@@ -113,7 +189,7 @@ class Filed:
     ok: bool
 
 
-def file_game(saver: Saver, games: Path, name: str) -> Filed:
+def _file(saver: Saver, games: Path, name: str) -> Filed:
     """File a finished game's log, written from memory (never the save, which may be
     stale), in ``games``; then remove the save. A log that cannot be filed is kept in the
     temporary folder instead."""
@@ -155,3 +231,94 @@ def _put_away(saver: Saver) -> bool:
         )
         return False
     return True
+
+
+@dataclass(frozen=True, slots=True)
+class Left:
+    """Where a game left before its end stands: saved where it lives, or kept elsewhere
+    (``kept``; None if even that failed: the caller must show ``text``)."""
+
+    saved: bool
+    kept: Path | None
+    text: str
+
+
+class HeldGame:
+    """A game's save, held by this process (no other ``cribbage`` can play it meanwhile)
+    while its game is carried on or started, played, and left or filed.
+
+    Use it as a context manager; :meth:`saved`, then :meth:`start` or the session
+    :meth:`saved` gives, then :meth:`leave` or :meth:`finish`.
+    """
+
+    def __init__(self, places: Places, slot: str, warn: Warn, copy: Path | None = None) -> None:
+        self.places = places
+        self.path = places.save(slot)
+        self.warn = warn
+        self._lock = SaveLock(self.path, warn=warn)
+        self.saver = Saver(self.path, warn, lock=self._lock, copy=copy)
+
+    def __enter__(self) -> HeldGame:
+        self._lock.__enter__()
+        clean_leftovers(self.path)
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self._lock.__exit__(kind, error, trace)
+
+    def saved(self) -> Session | None:
+        """The game in progress, carried on from its save; None if there is none.
+        Anything at the save's path that is not a readable game log is set aside (and
+        told): a new game can start. Raises StoreError if it cannot be moved aside."""
+        try:
+            text = read_text(self.path, LOG_LIMIT, follow_links=False)
+            if text is None:
+                return None
+            log = loads(text)
+            session = Session.resume(log, computers(log.info), self.saver)
+        except (CribbageError, ValueError, RecursionError) as error:  # whatever the save holds
+            try:
+                kept = set_aside(self.path)
+            except OSError as problem:
+                raise StoreError(
+                    f"the saved game {self.path} could not be read ({error}) nor moved aside "
+                    f"({reason(problem)})"
+                ) from None
+            why = str(error).removeprefix(f"{self.path}: ")
+            self.warn(
+                f"the saved game could not be read ({why}); it is kept as {kept}: a new game starts"
+            )
+            return None
+        self.saver.text = text
+        return session
+
+    def abandon(self) -> None:
+        """Throw the saved game away (if it cannot be removed, the next save replaces it)."""
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+
+    def start(self, info: GameInfo) -> Session:
+        """A new game, saved at once."""
+        return Session.start(info, computers(info), self.saver)
+
+    def leave(self, name: str) -> Left:
+        """The game is left before its end: saved where it lives if it can be (the save is
+        tried once more), else kept in the temporary folder as ``save-NAME``."""
+        if not self.saver.saved:
+            self.saver(self.saver.text)  # the disk may have room now
+        if self.saver.saved:
+            return Left(True, None, self.saver.text)
+        return Left(False, self.saver.keep(f"save-{name}"), self.saver.text)
+
+    def finish(self, session: Session, name: str) -> Filed:
+        """File the finished game as ``NAME`` with the games (from memory), remember it
+        for ``stats``, and put the save away."""
+        filed = _file(self.saver, self.places.games, name)
+        if filed.path is not None and filed.path.parent == self.places.games:
+            remember(self.places.index, filed.path, session.info, session.events)
+        return filed

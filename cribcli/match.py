@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from cribcli.engine import Rules
+from cribcli.engine import FULL_GAME, Rules
 from cribcli.events import Event, GameOver
-from cribcli.players import computer
+from cribcli.players import Level, computer
 from cribcli.record import GameInfo, Seat, dumps
 from cribcli.session import run_game
 from cribcli.store import StoreError, reason, write_atomic
@@ -47,7 +47,7 @@ def play_game(
     levels: tuple[str, str],
     seed: int | str,
     index: int,
-    target: int = 121,
+    target: int = FULL_GAME,
     save: Callable[[GameInfo, list[Event]], None] | None = None,
 ) -> GameSummary:
     """Play game ``index`` of a match: levels[0] in seat 0, levels[1] in seat 1."""
@@ -55,7 +55,7 @@ def play_game(
     info = GameInfo(
         Rules(target=target, first_dealer=first_dealer),
         tuple(
-            Seat(level.capitalize() + f" {seat}", "computer", level)
+            Seat(level.capitalize() + f" {seat}", "computer", Level(level))
             for seat, level in enumerate(levels)
         ),
         game_seed(seed, index),
@@ -83,7 +83,7 @@ def run_match(
     games: int,
     seed: int | str,
     *,
-    target: int = 121,
+    target: int = FULL_GAME,
     jobs: int = 1,
     log_dir: Path | None = None,
     on_game: Callable[[], None] | None = None,

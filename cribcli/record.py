@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, get_args
 
 import tomli_w
 
@@ -28,7 +28,7 @@ from cribcli.engine import (
     apply,
     new_game,
 )
-from cribcli.errors import CribbageError
+from cribcli.errors import CribbageError, UsageProblem
 from cribcli.events import (
     CribFromDeck,
     Dealt,
@@ -40,8 +40,10 @@ from cribcli.events import (
     RoundEnded,
     SaidGo,
     Shown,
+    Skunk,
     StarterCut,
 )
+from cribcli.players.base import Level
 
 FORMAT = 1
 """The version of the log format this code writes and reads."""
@@ -58,10 +60,8 @@ TYPED_TEXT_LIMIT = 64
 games are seeded ``SEED/match N``)."""
 NAME_LIMIT = 40
 """The longest name a seat may have."""
-PLAYER_KINDS = ("human", "computer")
+PlayerKind = Literal["human", "computer"]
 """Who can sit in a seat."""
-LEVEL_NAMES = ("easy", "normal", "hard")
-"""The computer's levels, weakest first (the players package makes them)."""
 
 _NESTING_LIMIT = 8
 _DOTS_LIMIT = 8
@@ -150,8 +150,8 @@ class Seat:
     """Who sits in a seat: a name, ``human`` or ``computer``, and a computer's level."""
 
     name: str
-    player: str = "human"
-    level: str | None = None
+    player: PlayerKind = "human"
+    level: Level | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +167,63 @@ class GameInfo:
     """What kind of game it is, e.g. ``daily 2026-12-01`` (free text)."""
 
 
+# --- the records: their fields are the log's keys ------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """One round as the log tells it; each field is the key of the same name in a round's
+    table, written in this order, and left out when None (or, for ``claims``, empty)."""
+
+    round: int
+    dealer: int
+    dealt: tuple[str, ...]
+    """Each seat's cards as dealt, seat by seat."""
+    discards: tuple[str, ...]
+    """What each seat put in the crib (``""`` while it has not)."""
+    crib_card: str | None = None
+    """Three players: the crib's fourth card, off the deck."""
+    starter: str | None = None
+    plays: tuple[str, ...] = ()
+    """The play in order: ``SEAT CARD`` for a card laid, ``SEAT go`` for a go."""
+    claims: tuple[str, ...] = field(default=(), metadata={"omit_empty": True})
+    """Under muggins: each count its owner claimed, ``SEAT hand|crib POINTS``."""
+    points: tuple[str, ...] = ()
+    """Every score in order, ``SEAT REASON``, for people to read (checked by replay)."""
+    scores: tuple[int, ...] | None = None
+    """The scores by side once the round's show is over."""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How the game ended: the winning side, the scores and the skunks, by side."""
+
+    winner: int
+    scores: tuple[int, ...]
+    skunks: tuple[Skunk, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameLog:
+    """A log read and checked for shape (not yet for the rules: see :func:`replay`)."""
+
+    info: GameInfo
+    rounds: tuple[RoundRecord, ...]
+    result: Result | None
+
+
+def _table(record: RoundRecord | Result | Seat) -> dict[str, Any]:
+    """A record as its TOML table: its fields in order, tuples as arrays, None left out
+    (and fields marked ``omit_empty`` when empty)."""
+    table: dict[str, Any] = {}
+    for item in fields(record):
+        value = getattr(record, item.name)
+        if value is None or (item.metadata.get("omit_empty") and not value):
+            continue
+        table[item.name] = list(value) if isinstance(value, tuple) else value
+    return table
+
+
 # --- writing ----------------------------------------------------------------------------
 
 
@@ -178,26 +235,23 @@ def log_document(info: GameInfo, events: Iterable[Event]) -> dict[str, Any]:
     if info.label:
         doc["label"] = info.label
     doc["rules"] = {
-        "players": info.rules.players,
-        "target": info.rules.target,
-        "cut_for_deal": info.rules.cut_for_deal,
-        "first_dealer": info.rules.first_dealer,
-    } | ({"muggins": True} if info.rules.muggins else {})
-    doc["seats"] = [
-        {"name": seat.name, "player": seat.player} | ({"level": seat.level} if seat.level else {})
-        for seat in info.seats
-    ]
+        item.name: getattr(info.rules, item.name)
+        for item in fields(Rules)
+        if item.name != "muggins" or info.rules.muggins  # written only when on
+    }
+    doc["seats"] = [_table(seat) for seat in info.seats]
     rounds: list[dict[str, Any]] = []
-    doc["rounds"] = rounds
+    result: Result | None = None
     for event in events:
         if isinstance(event, Dealt):
             rounds.append(
                 {
                     "round": event.round,
                     "dealer": event.dealer,
-                    "dealt": [format_cards(hand) for hand in event.hands],
+                    "dealt": tuple(format_cards(hand) for hand in event.hands),
                     "discards": [""] * len(event.hands),
                     "plays": [],
+                    "claims": [],
                     "points": [],
                 }
             )
@@ -221,36 +275,20 @@ def log_document(info: GameInfo, events: Iterable[Event]) -> dict[str, Any]:
             current["points"].append(point_text(event))
             if isinstance(event, Shown) and event.claimed is not None:
                 what = "crib" if event.show.is_crib else "hand"
-                current.setdefault("claims", []).append(f"{event.seat} {what} {event.claimed}")
+                current["claims"].append(f"{event.seat} {what} {event.claimed}")
         elif isinstance(event, RoundEnded):
-            current["scores"] = list(event.scores)
+            current["scores"] = event.scores
         elif isinstance(event, GameOver):
-            doc["result"] = {
-                "winner": event.winner,
-                "scores": list(event.scores),
-                "skunks": list(event.skunks),
-            }
-    doc["rounds"] = [_in_order(entry) for entry in rounds]
+            result = Result(event.winner, event.scores, event.skunks)
+    doc["rounds"] = [_table(RoundRecord(**_frozen(entry))) for entry in rounds]
+    if result is not None:
+        doc["result"] = _table(result)
     return doc
 
 
-_ROUND_KEYS = (
-    "round",
-    "dealer",
-    "dealt",
-    "discards",
-    "crib_card",
-    "starter",
-    "plays",
-    "claims",
-    "points",
-    "scores",
-)
-
-
-def _in_order(entry: dict[str, Any]) -> dict[str, Any]:
-    """A round's keys in the order a reader follows the round."""
-    return {key: entry[key] for key in _ROUND_KEYS if key in entry}
+def _frozen(entry: dict[str, Any]) -> dict[str, Any]:
+    """A round folded so far, its lists made tuples, ready to be a :class:`RoundRecord`."""
+    return {key: tuple(value) if isinstance(value, list) else value for key, value in entry.items()}
 
 
 def point_text(event: Played | Pegged | Shown) -> str:
@@ -271,32 +309,6 @@ def dumps(info: GameInfo, events: Iterable[Event]) -> str:
 # --- reading ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class RoundRecord:
-    """One round as the log tells it (fields the log lacks are None or empty)."""
-
-    number: int
-    dealer: int | None
-    dealt: tuple[str, ...] | None
-    discards: tuple[str, ...]
-    crib_card: str | None
-    starter: str | None
-    plays: tuple[str, ...]
-    points: tuple[str, ...]
-    scores: tuple[int, ...] | None
-    claims: tuple[str, ...] = ()
-    """Under muggins: each count its owner claimed, ``SEAT hand|crib POINTS``."""
-
-
-@dataclass(frozen=True, slots=True)
-class GameLog:
-    """A log read and checked for shape (not yet for the rules: see :func:`replay`)."""
-
-    info: GameInfo
-    rounds: tuple[RoundRecord, ...]
-    result: dict[str, Any] | None
-
-
 def loads(text: str) -> GameLog:
     """Read a log's TOML text. Raises LogError naming what is wrong."""
     if not text.strip():
@@ -305,8 +317,9 @@ def loads(text: str) -> GameLog:
     fmt = doc.get("format")
     if fmt is None:
         raise LogError("not a game log: there is no `format`")
-    if fmt != FORMAT:
-        raise LogError(f"log format {fmt!r} is not one this version reads (it reads {FORMAT})")
+    if fmt != FORMAT or isinstance(fmt, bool):
+        said = f"`{fmt}` (text)" if isinstance(fmt, str) else f"{fmt}"
+        raise LogError(f"log format {said} is not one this version reads (it reads {FORMAT})")
     seed = _field(doc, "seed", (int, str), "the log")
     problem = _seed_problem(seed)
     if problem:
@@ -327,55 +340,76 @@ def loads(text: str) -> GameLog:
     seats_doc = _field(doc, "seats", list, "the log")
     if len(seats_doc) != rules.players:
         raise LogError(f"seats: {len(seats_doc)} seats for {rules.players} players")
-    seats = []
-    for i, seat in enumerate(seats_doc):
-        where = f"seats[{i}]"
-        if not isinstance(seat, dict):
-            raise LogError(f"{where} is not a table")
-        name = _field(seat, "name", str, where)
-        if not name or len(name) > NAME_LIMIT:
-            raise LogError(f"{where}: a name is 1 to {NAME_LIMIT} characters")
-        player = _field(seat, "player", str, where)
-        if player not in PLAYER_KINDS:
-            raise LogError(f"{where}: `player` is {' or '.join(PLAYER_KINDS)}")
-        level = seat.get("level")
-        if player == "computer" and level not in LEVEL_NAMES:
-            raise LogError(f"{where}: a computer's `level` is {', '.join(LEVEL_NAMES)}")
-        seats.append(Seat(name, player, level if player == "computer" else None))
-    rounds = []
-    for i, round_doc in enumerate(_field(doc, "rounds", list, "the log")):
-        where = f"round {i + 1}"
-        if not isinstance(round_doc, dict):
-            raise LogError(f"{where} is not a table")
-        number = _field(round_doc, "round", int, where)
-        if number != i + 1:
-            raise LogError(f"{where} is numbered {number}")
-        scores = round_doc.get("scores")
-        rounds.append(
-            RoundRecord(
-                number=number,
-                dealer=_field(round_doc, "dealer", int, where),
-                dealt=tuple(_strings(round_doc, "dealt", where)),
-                discards=tuple(_strings(round_doc, "discards", where, required=False)),
-                crib_card=_optional_str(round_doc, "crib_card", where),
-                starter=_optional_str(round_doc, "starter", where),
-                plays=tuple(_strings(round_doc, "plays", where, required=False)),
-                points=tuple(_strings(round_doc, "points", where, required=False)),
-                scores=tuple(scores) if isinstance(scores, list) else None,
-                claims=tuple(_strings(round_doc, "claims", where, required=False)),
-            )
-        )
-    result = doc.get("result")
-    if result is not None and not isinstance(result, dict):
-        raise LogError("result is not a table")
+    seats = tuple(_seat(seat, f"seats[{i}]") for i, seat in enumerate(seats_doc))
+    rounds = tuple(
+        _round(round_doc, i + 1)
+        for i, round_doc in enumerate(_field(doc, "rounds", list, "the log"))
+    )
+    result_doc = doc.get("result")
+    result = None if result_doc is None else _result(result_doc, rules)
     info = GameInfo(
         rules=rules,
-        seats=tuple(seats),
+        seats=seats,
         seed=seed,
         started=_short_text(doc, "started"),
         label=_short_text(doc, "label"),
     )
-    return GameLog(info, tuple(rounds), result)
+    return GameLog(info, rounds, result)
+
+
+def _seat(doc: object, where: str) -> Seat:
+    if not isinstance(doc, dict):
+        raise LogError(f"{where} is not a table")
+    name = _field(doc, "name", str, where)
+    if not name or len(name) > NAME_LIMIT:
+        raise LogError(f"{where}: a name is 1 to {NAME_LIMIT} characters")
+    player = _field(doc, "player", str, where)
+    if player not in get_args(PlayerKind):
+        raise LogError(f"{where}: `player` is {' or '.join(get_args(PlayerKind))}")
+    if player == "human":
+        return Seat(name, "human")
+    level = doc.get("level")
+    if not isinstance(level, str) or level not in set(Level):
+        raise LogError(f"{where}: a computer's `level` is {', '.join(Level)}")
+    return Seat(name, "computer", Level(level))
+
+
+def _round(doc: object, number: int) -> RoundRecord:
+    where = f"round {number}"
+    if not isinstance(doc, dict):
+        raise LogError(f"{where} is not a table")
+    said = _field(doc, "round", int, where)
+    if said != number:
+        raise LogError(f"{where} is numbered {said}")
+    scores = doc.get("scores")
+    if scores is not None and not (
+        isinstance(scores, list) and all(type(score) is int for score in scores)
+    ):
+        raise LogError(f"{where}: `scores` must be a list of numbers")
+    return RoundRecord(
+        round=number,
+        dealer=_field(doc, "dealer", int, where),
+        dealt=tuple(_strings(doc, "dealt", where)),
+        discards=tuple(_strings(doc, "discards", where, required=False)),
+        crib_card=_optional_str(doc, "crib_card", where),
+        starter=_optional_str(doc, "starter", where),
+        plays=tuple(_strings(doc, "plays", where, required=False)),
+        claims=tuple(_strings(doc, "claims", where, required=False)),
+        points=tuple(_strings(doc, "points", where, required=False)),
+        scores=None if scores is None else tuple(scores),
+    )
+
+
+def _result(doc: object, rules: Rules) -> Result:
+    if not isinstance(doc, dict):
+        raise LogError("result is not a table")
+    scores = _field(doc, "scores", list, "result")
+    skunks = _strings(doc, "skunks", "result")
+    if not all(type(score) is int for score in scores):
+        raise LogError("result: `scores` must be a list of numbers")
+    if not all(skunk in get_args(Skunk) for skunk in skunks):
+        raise LogError('result: a skunk is "", "skunk" or "double skunk"')
+    return Result(_field(doc, "winner", int, "result"), tuple(scores), tuple(skunks))  # type: ignore[arg-type]
 
 
 def _field(doc: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
@@ -429,6 +463,16 @@ class Replay:
         """Whether the game reached its end (someone won)."""
         return self.state is not None and self.state.phase is Phase.OVER
 
+    def told(self, number: int | None = None) -> list[Event]:
+        """The events of round ``number``, from its deal to the next; every event if
+        None. Raises UsageProblem for a round the game does not have."""
+        if number is None:
+            return self.events
+        rounds = _by_round(self.events)
+        if not 1 <= number <= len(rounds):
+            raise UsageProblem(f"the game has {len(rounds)} rounds, not {number}")
+        return rounds[number - 1]
+
     def where_it_stops(self) -> str:
         """For an unfinished game: ``round 4, during the play``."""
         if self.state is None:
@@ -451,10 +495,10 @@ def replay(log: GameLog) -> Replay:
     result.events.extend(events)
     players = info.rules.players
     for record in log.rounds:
-        where = f"round {record.number}"
+        where = f"round {record.round}"
         if state.phase is Phase.OVER:
             raise LogError(f"{where}: the game was already over")
-        if state.round != record.number:
+        if state.round != record.round:
             raise LogError(f"{where}: round {state.round} is not over yet")
         _expect(where, "the dealer", record.dealer, state.dealer)
         if record.dealt is not None:
@@ -472,7 +516,7 @@ def replay(log: GameLog) -> Replay:
             seat, card = _play_entry(entry, here)
             if card is None:
                 continue  # the rules say go by themselves: checked against them below
-            if state.phase is Phase.OVER or state.round != record.number:
+            if state.phase is Phase.OVER or state.round != record.round:
                 over = "game" if state.phase is Phase.OVER else "round"
                 raise LogError(f"{here}: the {over} was already over")
             state = _apply(state, Play(seat, card), here, result)
@@ -543,7 +587,7 @@ def _expect(where: str, what: str, said: object, given: object) -> None:
 
 def _check_round(record: RoundRecord, events: Sequence[Event]) -> None:
     """What the log says of a round (cut, plays, gos, points, scores) against the rules."""
-    where = f"round {record.number}"
+    where = f"round {record.round}"
     for event in events:
         if isinstance(event, CribFromDeck):
             _expect(where, "the crib card", _card_text(record.crib_card, where), str(event.card))
@@ -595,7 +639,7 @@ def _check_result(log: GameLog, state: State, events: Sequence[Event]) -> None:
         return
     if state.phase is not Phase.OVER:
         raise LogError("result: the log gives a result, but the game did not end")
-    _expect("result", "the winner", log.result.get("winner"), state.winner)
-    _expect("result", "the final scores", log.result.get("scores"), list(state.scores))
     over = next(event for event in reversed(events) if isinstance(event, GameOver))
-    _expect("result", "the skunks", log.result.get("skunks"), list(over.skunks))
+    _expect("result", "the winner", log.result.winner, over.winner)
+    _expect("result", "the final scores", list(log.result.scores), list(over.scores))
+    _expect("result", "the skunks", list(log.result.skunks), list(over.skunks))

@@ -47,27 +47,21 @@ def run_game(
     on_event: Callable[[Event], None] | None = None,
     save: Callable[[str], None] | None = None,
 ) -> tuple[State, list[Event]]:
-    """Play a game to its end; return the final state and every event.
+    """Play a game between computers to its end; return the final state and every event.
 
     ``on_event`` hears each event as it happens; ``save`` gets the whole log as TOML text
     after every action, so a game stopped at any moment loses nothing.
     """
-    state, events = new_game(info.rules, info.seed)
-    history = list(events)
-    for event in events:
+    session = Session.start(info, dict(enumerate(players)), save)
+    heard = 0
+    while True:
         if on_event:
-            on_event(event)
-    if save:
-        save(dumps(info, history))
-    while state.phase is not Phase.OVER:
-        state, events = apply(state, next_action(state, players))
-        history.extend(events)
-        for event in events:
-            if on_event:
+            for event in session.events[heard:]:
                 on_event(event)
-        if save:
-            save(dumps(info, history))
-    return state, history
+            heard = len(session.events)
+        if session.over:
+            return session.state, session.events
+        session.computer_step()
 
 
 class Session:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from cribcli.engine import Claim, Discard, Phase, Rules, apply, new_game, seats_to_act, view
 from cribcli.events import RoundEnded
-from cribcli.players import EasyPlayer, computer
+from cribcli.players import computer
+from cribcli.players.easy import EasyPlayer
 from cribcli.session import next_action
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from cribcli.cards import format_cards
 from cribcli.engine import new_game
-from cribcli.ui.game import daily_info
+from cribcli.daily import info as daily_info
 from tests.conftest import Run
 from tests.scripted import moves
 
@@ -60,7 +60,7 @@ def test_streak_counts_days_in_a_row(tmp_path: Path) -> None:
     finished = Path(__file__).parent / "logs" / "2-players.toml"
     for day in (DAY, "2026-11-30", "2026-11-29", "2026-11-27"):
         shutil.copy(finished, games / f"daily-{day}.toml")
-    from cribcli.ui.daily import streak
+    from cribcli.daily import streak
 
     assert streak(games, DAY) == 3
     assert streak(games, "2026-12-02") == 3  # today's not played yet: counts to yesterday

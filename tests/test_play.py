@@ -175,7 +175,7 @@ def test_the_repl_plays_a_whole_game_through_a_pipe(home: Path) -> None:
     assert finished and session.over
     assert any(line.startswith("Computer wins") or line.startswith("You win") for line in said)
     # the same game as the easy player whose moves were typed, played without a person
-    from cribcli.players import EasyPlayer
+    from cribcli.players.easy import EasyPlayer
     from cribcli.session import run_game
 
     _, unbroken = run_game(info, [EasyPlayer(7, 0), computer("normal", 7, 1)])

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from cribcli.cards import Card, deck
 from cribcli.engine import Discard, Phase, Play, Rules, State, apply, legal_actions, new_game, view
 from cribcli.events import GameOver, Shown
-from cribcli.players import LEVELS, computer, odds
+from cribcli.players import Level, computer, odds
 from cribcli.players.pegging import after_play, outcome, points, win_chance
 from cribcli.record import GameInfo, Seat
 from cribcli.session import next_action, run_game
@@ -157,7 +157,7 @@ def test_points_on_ranks() -> None:
     "level",
     [
         pytest.param(level, marks=[pytest.mark.slow] if level == "hard" else [])
-        for level in sorted(LEVELS)
+        for level in list(Level)
     ],
 )
 def test_levels_play_legal_reproducible_games(level: str) -> None:
@@ -168,7 +168,7 @@ def test_levels_play_legal_reproducible_games(level: str) -> None:
     assert first[0].phase is Phase.OVER
 
 
-@pytest.mark.parametrize("level", sorted(LEVELS))
+@pytest.mark.parametrize("level", list(Level))
 def test_decisions_do_not_depend_on_hidden_cards(level: str) -> None:
     """Change the other seat's cards and the crib: the decision stays the same."""
     state, _ = new_game(Rules(), 21)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from cribcli.cards import deck
 from cribcli.engine import Phase, Play, Rules, State, apply, new_game
 from cribcli.events import Dealt, Event, GameOver, Played, Shown
-from cribcli.players import EasyPlayer
+from cribcli.players.easy import EasyPlayer
 from cribcli.record import GameInfo, LogError, Seat, loads, replay
 from cribcli.scoring import peg_points, show_total
 from cribcli.session import run_game

@@ -1,29 +1,32 @@
-"""Computer players. Each is given a :class:`~cribcli.engine.View`, never the state."""
+"""Computer players. Each is given a :class:`~cribcli.engine.View`, never the state.
+
+Importing this package is light (the levels' names, for the command line's choices); a
+level's player and its tables are loaded when one is first made.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from cribcli.errors import CribbageError
-from cribcli.players.base import Player
-from cribcli.players.easy import EasyPlayer
-from cribcli.players.hard import HardPlayer
-from cribcli.players.normal import NormalPlayer
-
-LEVELS: dict[str, Callable[[int | str, int], Player]] = {
-    "easy": EasyPlayer,
-    "normal": NormalPlayer,
-    "hard": HardPlayer,
-}
-"""The computer's levels, weakest first."""
+from cribcli.players.base import Level, Player
 
 
 def computer(level: str, seed: int | str, seat: int) -> Player:
     """A computer player of the given level, its choices drawn from the game's seed."""
     try:
-        return LEVELS[level](seed, seat)
-    except KeyError:
-        raise CribbageError(f"no level `{level}`: choose easy, normal or hard") from None
+        chosen = Level(level)
+    except ValueError:
+        raise CribbageError(f"no level `{level}`: choose {', '.join(Level)}") from None
+    if chosen is Level.EASY:
+        from cribcli.players.easy import EasyPlayer
+
+        return EasyPlayer(seed, seat)
+    if chosen is Level.NORMAL:
+        from cribcli.players.normal import NormalPlayer
+
+        return NormalPlayer(seed, seat)
+    from cribcli.players.hard import HardPlayer
+
+    return HardPlayer(seed, seat)
 
 
-__all__ = ["LEVELS", "EasyPlayer", "HardPlayer", "NormalPlayer", "Player", "computer"]
+__all__ = ["Level", "Player", "computer"]

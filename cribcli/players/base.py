@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from enum import StrEnum
+from typing import TYPE_CHECKING, Protocol
 
-from cribcli.cards import Card
-from cribcli.engine import View
+if TYPE_CHECKING:  # the level's names are wanted where the engine is not (the CLI's choices)
+    from cribcli.cards import Card
+    from cribcli.engine import View
+
+
+class Level(StrEnum):
+    """How strong a computer plays, weakest first."""
+
+    EASY = "easy"
+    """Throws and plays at random."""
+    NORMAL = "normal"
+    """Keeps the four cards worth most, and pegs one card deep."""
+    HARD = "hard"
+    """Also values the crib against good throws, and searches the play."""
 
 
 class Player(Protocol):

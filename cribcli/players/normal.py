@@ -16,7 +16,8 @@ from math import comb
 from cribcli.analysis import analyse
 from cribcli.cards import Card, deck
 from cribcli.engine import View
-from cribcli.players.pegging import LIMIT, points, value
+from cribcli.players.pegging import points, value
+from cribcli.scoring import COUNT_LIMIT
 
 
 def unseen_by(view: View) -> list[Card]:
@@ -74,7 +75,7 @@ class NormalPlayer:
         pile = pile_ranks(view) + (card.rank,)
         count = view.count + value(card.rank)
         score = float(points(pile, count))
-        if count < LIMIT and held:
+        if count < COUNT_LIMIT and held:
             score -= expected_reply(pile, count, unseen, held)
         if not view.pile:
             # Lead low: under 5 nobody can make 15 with one card; never a 5.
@@ -92,7 +93,7 @@ def expected_reply(pile: tuple[int, ...], count: int, unseen: list[Card], held: 
     pool = len(unseen)
     total = 0.0
     for rank, number in ranks.items():
-        if count + value(rank) > LIMIT:
+        if count + value(rank) > COUNT_LIMIT:
             continue
         gained = points(pile + (rank,), count + value(rank))
         if gained:
@@ -110,7 +111,7 @@ def run_out(view: View, options: tuple[Card, ...]) -> Card:
         count = view.count
         gained = laid = 0
         for card in order:
-            if count + value(card.rank) > LIMIT:
+            if count + value(card.rank) > COUNT_LIMIT:
                 break
             pile += (card.rank,)
             count += value(card.rank)

@@ -7,8 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from cribcli.players import odds
-
-LIMIT = 31
+from cribcli.scoring import COUNT_LIMIT
 
 
 def value(rank: int) -> int:
@@ -18,7 +17,7 @@ def value(rank: int) -> int:
 
 def points(pile: tuple[int, ...], count: int) -> int:
     """What the last rank of ``pile`` scores (fifteen, 31, pairs, runs); ``count`` includes it."""
-    score = 2 if count in (15, LIMIT) else 0
+    score = 2 if count in (15, COUNT_LIMIT) else 0
     last = pile[-1]
     same = 1
     while same < len(pile) and pile[-1 - same] == last:
@@ -52,18 +51,18 @@ def outcome(
     """
     if not mover and not other:
         # the last card of the play: 1, unless it made 31 (already counted)
-        if not pile or count == LIMIT:
+        if not pile or count == COUNT_LIMIT:
             return 0
         return -1 if other_laid_last else 1
-    options = [] if mover_out else sorted({r for r in mover if count + value(r) <= LIMIT})
+    options = [] if mover_out else sorted({r for r in mover if count + value(r) <= COUNT_LIMIT})
     if not options:
-        other_can = not other_out and any(count + value(r) <= LIMIT for r in other)
+        other_can = not other_out and any(count + value(r) <= COUNT_LIMIT for r in other)
         if other_can:
             # the mover says go (or has no cards); the other plays on
             return -outcome(other, mover, pile, count, other_out, True, not other_laid_last)
         # nobody can play: the go point to whoever laid last, and a new count led by the
         # player after them
-        point = 0 if count in (0, LIMIT) or not pile else 1
+        point = 0 if count in (0, COUNT_LIMIT) or not pile else 1
         if other_laid_last:
             return -point + fresh_count(mover, other)
         return point - fresh_count(other, mover)
@@ -83,7 +82,7 @@ def after_play(
     new_count = count + value(rank)
     gained = points(new_pile, new_count)
     rest = _without(mover, rank)
-    if new_count == LIMIT:
+    if new_count == COUNT_LIMIT:
         # 31: no go point; the count restarts with the other (or the mover, if the other
         # has no cards left)
         return gained - fresh_count(other, rest) if other else gained + fresh_count(rest, other)
@@ -122,18 +121,18 @@ def win_chance(
     game, needing ``needs[0]`` (the other ``needs[1]``); a side home in the play wins at
     once, and after it the shows decide (:func:`cribcli.players.odds.after_play`)."""
     if not mover and not other:
-        if pile and count != LIMIT:
+        if pile and count != COUNT_LIMIT:
             return _scored(1, not other_laid_last, needs, shows)
         return after_show(needs, shows)
-    options = [] if mover_out else sorted({r for r in mover if count + value(r) <= LIMIT})
+    options = [] if mover_out else sorted({r for r in mover if count + value(r) <= COUNT_LIMIT})
     if not options:
-        other_can = not other_out and any(count + value(r) <= LIMIT for r in other)
+        other_can = not other_out and any(count + value(r) <= COUNT_LIMIT for r in other)
         if other_can:
             swapped = _swap(needs, shows)
             return 1 - win_chance(
                 other, mover, pile, count, other_out, True, not other_laid_last, *swapped
             )
-        point = 0 if count in (0, LIMIT) or not pile else 1
+        point = 0 if count in (0, COUNT_LIMIT) or not pile else 1
         if other_laid_last:
             needs = (needs[0], needs[1] - point)
             if needs[1] <= 0:
@@ -166,7 +165,7 @@ def lay_chance(
         return 1.0
     needs = (needs[0] - gained, needs[1])
     rest = _without(mover, rank)
-    if new_count == LIMIT:
+    if new_count == COUNT_LIMIT:
         if other:
             return 1 - _new_count_chance(other, rest, *_swap(needs, shows))
         return _new_count_chance(rest, other, needs, shows)

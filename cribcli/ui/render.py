@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from cribcli.cards import Card
-from cribcli.scoring import ShowScore
+from cribcli.scoring import COUNT_LIMIT, ShowScore
 
 if TYPE_CHECKING:
-    from cribcli.analysis import DiscardValue
+    from cribcli.analysis import Advice, DiscardValue
     from cribcli.match import Report
     from cribcli.stats import History
 
@@ -151,12 +151,11 @@ def show_line(score: ShowScore) -> str:
     return f"{cards}  {score.total}" + (f"  ({subtotals})" if subtotals else "")
 
 
-def advice_lines(
-    values: Sequence[DiscardValue], dealer: bool, style: Style = PLAIN, *, need: int | None = None
-) -> list[str]:
-    """The discard table: throw, keep, hand, crib, net, the hand's range; the best marked."""
+def advice_lines(advice: Advice, values: Sequence[DiscardValue], style: Style = PLAIN) -> list[str]:
+    """The discard table (``values``, the advice's or its best few): throw, keep, hand,
+    crib, net, the hand's range; the best marked."""
+    dealer, need, reach = advice.dealer, advice.need, advice.by_chance
     crib_sign = "+" if dealer else "-"
-    reach = need is not None and need <= 29
     header = f"   {'throw':<9}{'keep':<14}{'hand':>6}{'crib':>8}{'net':>8}  range"
     if reach:
         header += f"  hand >= {need}"
@@ -239,7 +238,7 @@ def hand_line(hand: Sequence[Card], count: int | None, style: Style) -> str:
     parts = []
     for card in hand:
         text = style.card(card)
-        if count is not None and count + card.value > 31:
+        if count is not None and count + card.value > COUNT_LIMIT:
             text = style.faint(f"[{card.ascii() if not style.unicode else card.unicode()}]")
         parts.append(text)
     return " ".join(parts)
@@ -265,3 +264,12 @@ def stats_lines(history: History, streak: int) -> list[str]:
     lines.append(f"Best hand: {history.best_hand} ({printable(history.best_game)})")
     lines.append(f"Daily streak: {streak} day{'s' if streak != 1 else ''} in a row")
     return lines
+
+
+def daily_lines(share: str, streak: int) -> list[str]:
+    """What ``cribbage daily`` shows once the day's game is over."""
+    return [
+        share,
+        f"Daily streak: {streak} day{'s' if streak != 1 else ''} in a row.",
+        "A new deal comes tomorrow; 'cribbage daily --share' prints the line above alone.",
+    ]

@@ -18,7 +18,7 @@ from pathlib import Path
 from cribcli.cards import Card
 from cribcli.engine import Rules, View
 from cribcli.events import Event, Pegged, SaidGo, Shown
-from cribcli.players import EasyPlayer
+from cribcli.players.easy import EasyPlayer
 from cribcli.record import GameInfo, Seat, dumps
 from cribcli.scoring import PegKind, show_total
 from cribcli.session import run_game
