@@ -41,6 +41,7 @@ def decision_times(games: int) -> None:
             seat = seats_to_act(state)[0]
             seen = view(state, seat)
             start = time.perf_counter()
+            action: Discard | Play
             if state.phase is Phase.DISCARD:
                 action = Discard(seat, players[seat].discard(seen))
                 took = time.perf_counter() - start

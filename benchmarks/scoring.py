@@ -10,13 +10,13 @@ from itertools import combinations, islice
 
 from command import cribbage, report_wall_time
 
-from cribcli.cards import deck
+from cribcli.cards import Card, deck
 from cribcli.scoring import rank_table, score_show, show_distribution, show_total
 
 
-def deals(count: int) -> list[tuple[tuple, object]]:
+def deals(count: int) -> list[tuple[tuple[Card, ...], Card]]:
     cards = deck()
-    out = []
+    out: list[tuple[tuple[Card, ...], Card]] = []
     for hand in islice(combinations(cards, 4), 0, None, 97):
         for starter in cards[::5]:
             if starter not in hand:

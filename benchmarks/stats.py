@@ -20,7 +20,7 @@ from pathlib import Path
 from command import cribbage
 
 from cribcli.engine import Rules
-from cribcli.players import computer
+from cribcli.players import Level, computer
 from cribcli.record import GameInfo, Seat, dumps
 from cribcli.session import run_game
 
@@ -33,7 +33,7 @@ def main(count: int) -> None:
     for seed in range(20):
         info = GameInfo(
             Rules(),
-            (Seat("You"), Seat("Computer", "computer", "normal")),
+            (Seat("You"), Seat("Computer", "computer", Level.NORMAL)),
             seed,
             started=f"2026-11-{1 + seed:02d}T20:00:00+00:00",
         )

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from cribcli.cards import format_cards
-from cribcli.engine import new_game
 from cribcli.daily import info as daily_info
+from cribcli.engine import new_game
 from tests.conftest import Run
 from tests.scripted import moves
 

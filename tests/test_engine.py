@@ -85,7 +85,7 @@ def run(state: State, *plays: str) -> tuple[State, list[Event]]:
 
 
 def points(events: list[Event]) -> list[str]:
-    out = []
+    out: list[str] = []
     for e in events:
         if isinstance(e, Played | Pegged):
             out.extend(f"{e.seat} {item.describe()}" for item in e.items)

@@ -41,7 +41,9 @@ PASTE_ON, PASTE_OFF = "\x1b[?2004h", "\x1b[?2004l"
 # --- a signal at the prompt, in a pseudo-terminal -----------------------------------------
 
 
-def spawn_in_shell(home: Path, options: str = "--seed 7 --level normal --fast") -> pexpect.spawn:
+def spawn_in_shell(
+    home: Path, options: str = "--seed 7 --level normal --fast"
+) -> pexpect.spawn[str]:
     """``stty -g; cribbage play OPTIONS; echo EXIT=$?; stty -g`` in a new pseudo-terminal."""
     play = f"{shlex.quote(sys.executable)} -m cribcli play {options}"
     env = {
@@ -65,7 +67,7 @@ def spawn_in_shell(home: Path, options: str = "--seed 7 --level normal --fast") 
     )
 
 
-def read_to_prompt(child: pexpect.spawn, timeout: float = 30) -> str:
+def read_to_prompt(child: pexpect.spawn[str], timeout: float = 30) -> str:
     """The raw output until the program waits at a prompt with nothing more to say."""
     text = ""
     deadline = time.monotonic() + timeout
@@ -78,7 +80,7 @@ def read_to_prompt(child: pexpect.spawn, timeout: float = 30) -> str:
     raise AssertionError(f"no prompt: {ANSI.sub('', text)[-300:]!r}")
 
 
-def read_to_end(child: pexpect.spawn, timeout: float = 30) -> str:
+def read_to_end(child: pexpect.spawn[str], timeout: float = 30) -> str:
     """The raw output until the shell ends."""
     child.expect(pexpect.EOF, timeout=timeout)
     text = child.before

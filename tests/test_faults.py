@@ -28,6 +28,7 @@ from cribcli.cards import Card
 from cribcli.cli import main
 from cribcli.errors import CardError
 from cribcli.games import Saver
+from cribcli.players import Level
 from cribcli.record import loads, replay
 from cribcli.store import Places, SaveLock, StoreError
 from tests.conftest import Run, time_limit
@@ -626,7 +627,7 @@ def test_the_prompt_plays_on_without_a_history_it_cannot_keep(tmp_path: Path) ->
 
     blocker = tmp_path / "state"
     blocker.write_text("")  # a file where the state folder should be
-    info = GameInfo(Rules(), (Seat("You"), Seat("Computer", "computer", "normal")), 7)
+    info = GameInfo(Rules(), (Seat("You"), Seat("Computer", "computer", Level.NORMAL)), 7)
     session = Session.start(info, {1: computer("normal", 7, 1)})
     ui = GameUI(session, 0, Table(info.rules, ("You", "Computer"), viewer=0), say=lambda _: None)
     warned: list[str] = []
@@ -778,7 +779,7 @@ def test_any_line_at_the_prompt(line: str) -> None:
     from cribcli.ui.narrate import Table
     from cribcli.ui.play import GameUI, Quit
 
-    info = GameInfo(Rules(), (Seat("You"), Seat("Computer", "computer", "normal")), 7)
+    info = GameInfo(Rules(), (Seat("You"), Seat("Computer", "computer", Level.NORMAL)), 7)
     session = Session.start(info, {1: computer("normal", 7, 1)})
     said: list[str] = []
     ui = GameUI(session, 0, Table(info.rules, ("You", "Computer"), viewer=0), say=said.append)
@@ -819,15 +820,13 @@ def test_leaving_an_unsaved_game_is_status_1_however_it_ends(
     disk.fail(home, errno.ENOSPC, after=2)
     lines = [*MOVES[:4], "quit"] if how == "quit" else MOVES[:4]
     if how == "Ctrl-C":
-        import cribcli.ui.game
-
-        real = cribcli.ui.game.run_lines
+        from cribcli.ui.lines import run_lines
 
         def interrupted(*args: object) -> bool:
-            real(*args)  # type: ignore[arg-type]
+            run_lines(*args)  # type: ignore[arg-type]
             raise KeyboardInterrupt
 
-        monkeypatch.setattr(cribcli.ui.game, "run_lines", interrupted)
+        monkeypatch.setattr("cribcli.ui.game.run_lines", interrupted)
     result = cribbage("play", "--seed", "7", "--data-dir", str(home), stdin="\n".join(lines))
     assert result.status == 1
     assert "the game is kept in" in result.err and "is saved" not in result.out

@@ -28,6 +28,8 @@ def test_fresh_install(tmp_path: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert any(name.endswith("data/share/man/man1/cribbage.1") for name in names)
     assert "cribcli/py.typed" in names
+    for table in ("pegs.json", "cribs.json", "deal_points.json"):
+        assert f"cribcli/players/data/{table}" in names
     env_dir = tmp_path / "env"
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import replace
-from pathlib import Path
 from unittest.mock import patch
 
 import pytest
@@ -17,14 +15,7 @@ from cribcli.players import computer, cribs, hard, odds, pegs
 from cribcli.players.hard import shows_after_play
 
 DEALER_PEG, PONE_PEG, PONE_HAND, DEALER_HAND, CRIB = (
-    odds.spread(counts)
-    for counts in (
-        odds.DEALER_PEGGING,
-        odds.PONE_PEGGING,
-        odds.PONE_HAND,
-        odds.DEALER_HAND,
-        odds.CRIB,
-    )
+    odds.spread(odds.counts()[source]) for source in odds.SOURCES
 )
 
 
@@ -119,31 +110,26 @@ def test_hard_keeps_a_sure_hand_when_it_needs_only_that() -> None:
 def test_a_good_player_starves_your_crib_and_feeds_its_own() -> None:
     # every pair you throw is worth less in your crib than random cards from the pone
     # would make it, and more in the dealer's, which the dealer feeds
-    assert all(bias < 0 for bias in cribs.MY_CRIB)
-    assert all(bias > 0 for bias in cribs.THEIR_CRIB)
-    assert cribs.bias(parse_cards("5H 5S"), own_crib=True) == cribs.MY_CRIB[46]
-    assert cribs.bias(parse_cards("KS AD"), own_crib=False) == cribs.THEIR_CRIB[12]
-
-
-def test_the_pegging_table_is_what_the_tool_plays() -> None:
-    path = Path(__file__).parent.parent / "tools" / "pegging_table.py"
-    spec = importlib.util.spec_from_file_location("pegging_table", path)
-    assert spec and spec.loader
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
-    as_dealer, as_pone = tool.average(((4, 5, 6, 7), 300))
-    keep = parse_cards("4H 5S 6D 7C")
-    assert round(as_dealer, 2) == pegs.edge(keep, dealer=True) == max(pegs.AS_DEALER)
-    assert round(as_pone, 2) == pegs.edge(keep, dealer=False)
+    table = cribs.table()
+    assert len(table) == 91  # every two ranks
+    assert all(mine < 0 < theirs for mine, theirs in table.values())
+    assert cribs.bias(parse_cards("5H 5S"), own_crib=True) == table[5, 5][0]
+    assert cribs.bias(parse_cards("KS AD"), own_crib=False) == table[1, 13][1]
 
 
 def test_the_dealer_pegs_better_than_the_pone() -> None:
+    table = pegs.table()
+    assert len(table) == 1820  # every four ranks a player can keep
+    as_dealer = [dealer for dealer, _ in table.values()]
+    as_pone = [pone for _, pone in table.values()]
     # the pone leads into the dealer, who also lays the last card more often
-    assert sum(pegs.AS_DEALER) / len(pegs.AS_DEALER) > 1
-    assert sum(pegs.AS_PONE) / len(pegs.AS_PONE) < -1
+    assert sum(as_dealer) / len(as_dealer) > 1
+    assert sum(as_pone) / len(as_pone) < -1
     # four fives are the pone's worst: every lead gives the dealer a fifteen
-    assert pegs.edge(parse_cards("5H 5S 5D 5C"), dealer=False) == min(pegs.AS_PONE)
+    assert pegs.edge(parse_cards("5H 5S 5D 5C"), dealer=False) == min(as_pone)
     assert pegs.edge(parse_cards("AH 2S 3D 4C"), dealer=False) > -1
+    # a run pegs best of all as dealer
+    assert pegs.edge(parse_cards("4H 5S 6D 7C"), dealer=True) == max(as_dealer)
 
 
 def test_hard_keeps_cards_that_peg() -> None:
@@ -169,10 +155,10 @@ def test_the_shows_to_come_counted_for_each_side(dealer: int) -> None:
         state,
         phase=Phase.PLAY,
         dealer=dealer,
-        dealt=(kept + thrown, other),
-        hands=(kept, other[:4]),
-        discards=(thrown, other[4:]),
-        crib=thrown + other[4:],
+        dealt=(tuple(kept + thrown), tuple(other)),
+        hands=(tuple(kept), tuple(other[:4])),
+        discards=(tuple(thrown), tuple(other[4:])),
+        crib=tuple(thrown + other[4:]),
         starter=Card.parse("5C"),
         to_play=1 - dealer,
     )

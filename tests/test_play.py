@@ -11,6 +11,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from syrupy.assertion import SnapshotAssertion
 
+from cribcli.players import Level
 from cribcli.record import loads, replay
 from cribcli.store import Places, SaveLock
 from tests.conftest import Run
@@ -163,7 +164,7 @@ def test_the_repl_plays_a_whole_game_through_a_pipe(home: Path) -> None:
     from cribcli.ui.play import GameUI
     from cribcli.ui.repl import run_repl
 
-    info = GameInfo(Rules(), (Seat("You"), Seat("Computer", "computer", "normal")), 7)
+    info = GameInfo(Rules(), (Seat("You"), Seat("Computer", "computer", Level.NORMAL)), 7)
     session = Session.start(info, {1: computer("normal", 7, 1)})
     said: list[str] = []
     ui = GameUI(session, 0, Table(info.rules, ("You", "Computer"), viewer=0), say=said.append)
@@ -194,7 +195,7 @@ def test_completion_offers_only_sensible_cards(home: Path) -> None:
     from cribcli.ui.play import GameUI
     from cribcli.ui.repl import CardCompleter
 
-    info = GameInfo(Rules(), (Seat("You"), Seat("Computer", "computer", "normal")), 7)
+    info = GameInfo(Rules(), (Seat("You"), Seat("Computer", "computer", Level.NORMAL)), 7)
     session = Session.start(info, {1: computer("normal", 7, 1)})
     ui = GameUI(session, 0, Table(info.rules, ("You", "Computer"), viewer=0), say=lambda _: None)
     completer = CardCompleter(ui)

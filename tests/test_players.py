@@ -161,7 +161,9 @@ def test_points_on_ranks() -> None:
     ],
 )
 def test_levels_play_legal_reproducible_games(level: str) -> None:
-    info = GameInfo(Rules(), (Seat("A", "computer", level), Seat("B", "computer", level)), 3)
+    info = GameInfo(
+        Rules(), (Seat("A", "computer", Level(level)), Seat("B", "computer", Level(level))), 3
+    )
     first = run_game(info, [computer(level, 3, 0), computer(level, 3, 1)])
     again = run_game(info, [computer(level, 3, 0), computer(level, 3, 1)])
     assert first[1] == again[1]

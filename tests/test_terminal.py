@@ -22,7 +22,7 @@ PROMPT = r"(Put \d in the crib>|Your play, count \d+>|Press Enter to go on)"
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
-def spawn(home: Path, *args: str) -> pexpect.spawn:
+def spawn(home: Path, *args: str) -> pexpect.spawn[str]:
     env = {
         **os.environ,
         "CRIBBAGE_HOME": str(home),
@@ -44,7 +44,7 @@ def spawn(home: Path, *args: str) -> pexpect.spawn:
     return child
 
 
-def settle(child: pexpect.spawn, timeout: float = 30) -> str:
+def settle(child: pexpect.spawn[str], timeout: float = 30) -> str:
     """Read until the program waits at a prompt with nothing more to say; the text read.
 
     prompt_toolkit redraws its prompt as keys arrive, so waiting for the prompt's words

@@ -5,8 +5,9 @@
 For every four ranks a player can keep, deals the other player random six-card hands from
 the rest of the deck, lets it keep its best four (the fifteens, pairs and runs they
 average over the starters) and plays the play out between the two hands, both sides at
-their best with every card known. Prints the average of the keeper's pegging less the
-other's, keeping as dealer and as pone: the tables in ``cribcli/players/pegs.py``.
+their best with every card known. Writes the average of the keeper's pegging less the
+other's, keeping as dealer and as pone, to ``cribcli/players/data/pegs.json``.
+Took 9 min 46 s on the 2-core development machine.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import random
 from collections import Counter
 from itertools import combinations, combinations_with_replacement
 
+from cribcli.players import tables
 from cribcli.players.hard import kept_value
 from cribcli.players.pegging import fresh_count
 
@@ -39,6 +41,18 @@ def average(args: tuple[tuple[int, ...], int]) -> tuple[float, float]:
     return dealer / hands, pone / hands
 
 
+def table(hands: int, rows: dict[tuple[int, ...], tuple[float, float]]) -> dict[str, object]:
+    """The table as written: each keep's averages, to two places."""
+    return {
+        "about": "the play's points less the other player's, keeping these four ranks",
+        "made_by": f"python tools/pegging_table.py --hands {hands}",
+        "keeps": {
+            tables.ranks_key(keep): {"dealer": round(dealer, 2), "pone": round(pone, 2)}
+            for keep, (dealer, pone) in rows.items()
+        },
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=300)
@@ -48,8 +62,7 @@ def main() -> None:
     with multiprocessing.Pool(options.jobs) as pool:
         work = [(keep, options.hands) for keep in keeps]
         rows = pool.map(average, work, chunksize=20)
-    for name, column in (("AS_DEALER", 0), ("AS_PONE", 1)):
-        print(f"{name} = {tuple(round(row[column], 2) for row in rows)}")
+    print(tables.write("pegs.json", table(options.hands, dict(zip(keeps, rows, strict=True)))))
 
 
 if __name__ == "__main__":

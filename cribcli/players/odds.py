@@ -1,7 +1,8 @@
 """The chance of winning the game from a score, for playing to the score near the end.
 
 How many points a deal gives (each side's pegging, the pone's hand, the dealer's hand, the
-crib) is taken from many computer games (``tools/deal_odds.py`` printed the counts below).
+crib) is taken from many computer games (``tools/deal_odds.py`` counted them, in
+``data/deal_points.json``).
 From those, a table gives the chance that the dealer of the next deal wins, for every pair
 of points still needed: the pegging comes first (where both could peg out, either is as
 likely to get there first), then the pone's hand, then the dealer's hand and crib, and if
@@ -18,34 +19,33 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
+from cribcli.engine import FULL_GAME
+from cribcli.players import tables
+
 Spread = tuple[float, ...]
 """A score's chances: ``spread[points]``."""
 
-# How many of 32414 deals of normal against normal (tools/deal_odds.py)
-# scored 0, 1, 2, ... points from each source.
-# fmt: off
-DEALER_PEGGING = (
-    0, 6664, 5753, 6912, 5098, 3566, 1812, 1102, 574, 402, 260, 101, 79, 12, 15, 26, 12, 14,
-    2, 4, 2, 4
-)
-PONE_PEGGING = (
-    6931, 9765, 5269, 5246, 1895, 898, 998, 737, 303, 194, 105, 33, 8, 6, 6, 14, 1, 4, 0, 0, 1
-)
-PONE_HAND = (
-    131, 18, 1476, 437, 3974, 1206, 5054, 2298, 6136, 2177, 2715, 497, 3277, 263, 1067, 141,
-    935, 210, 62, 0, 174, 52, 11, 5, 96, 0, 0, 0, 2
-)
-DEALER_HAND = (
-    217, 7, 2081, 564, 3824, 1126, 5089, 2076, 5680, 2047, 2856, 487, 3284, 234, 1059, 170,
-    1009, 234, 53, 0, 165, 51, 8, 2, 90, 0, 0, 0, 1
-)
-CRIB = (
-    2536, 202, 7863, 1304, 6722, 1766, 4500, 1508, 2752, 693, 974, 81, 996, 47, 161, 29, 199,
-    21, 7, 0, 31, 7, 0, 0, 15
-)
-# fmt: on
+SOURCES = ("dealer pegging", "pone pegging", "pone hand", "dealer hand", "crib")
+"""The five sources of a deal's points, in the order they come."""
 
-GAME = 121
+
+@cache
+def counts() -> dict[str, tuple[int, ...]]:
+    """How often each source scored 0, 1, 2... points a deal, over the games tallied by
+    ``tools/deal_odds.py`` (``data/deal_points.json``, added up over its blocks)."""
+    blocks = tables.read("deal_points.json")["blocks"].values()
+    totals: dict[str, list[int]] = {source: [] for source in SOURCES}
+    for block in blocks:
+        for source in SOURCES:
+            total = totals[source]
+            for points, n in enumerate(block[source]):
+                if points == len(total):
+                    total.append(0)
+                total[points] += n
+    return {source: tuple(total) for source, total in totals.items()}
+
+
+GAME = FULL_GAME
 """The longest game the table covers; a longer need is read as this one."""
 
 
@@ -84,13 +84,8 @@ def mean(chances: Spread) -> float:
 
 @lru_cache(maxsize=1)
 def _spreads() -> tuple[Spread, Spread, Spread, Spread, Spread]:
-    return (
-        spread(DEALER_PEGGING),
-        spread(PONE_PEGGING),
-        spread(PONE_HAND),
-        spread(DEALER_HAND),
-        spread(CRIB),
-    )
+    dealer_peg, pone_peg, pone_hand, dealer_hand, crib = (spread(counts()[s]) for s in SOURCES)
+    return dealer_peg, pone_peg, pone_hand, dealer_hand, crib
 
 
 def typical_crib() -> Spread:

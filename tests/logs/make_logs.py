@@ -18,6 +18,7 @@ from pathlib import Path
 from cribcli.cards import Card
 from cribcli.engine import Rules, View
 from cribcli.events import Event, Pegged, SaidGo, Shown
+from cribcli.players import Level
 from cribcli.players.easy import EasyPlayer
 from cribcli.record import GameInfo, Seat, dumps
 from cribcli.scoring import PegKind, show_total
@@ -29,7 +30,7 @@ NAMES = ("Ann", "Bob", "Cat", "Dan")
 
 def info(players: int, seed: int | str, target: int = 121) -> GameInfo:
     rules = Rules(players=players, target=target, cut_for_deal=players > 2)
-    seats = tuple(Seat(NAMES[i], "computer", "easy") for i in range(players))
+    seats = tuple(Seat(NAMES[i], "computer", Level.EASY) for i in range(players))
     return GameInfo(rules, seats, seed, label="fixture")
 
 
