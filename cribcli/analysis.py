@@ -207,8 +207,7 @@ def advise(
     mine, theirs = scores
     if not (0 <= mine < target and 0 <= theirs < target):
         raise UsageProblem(f"scores run from 0 to {target - 1} in a game to {target}")
-    advice = Advice(values, dealer, target - mine)
-    if advice.by_chance:
-        need = target - mine
+    need = target - mine
+    if need <= MAX_SHOW:  # the hand alone could bring it home: rank by that chance
         values.sort(key=lambda v: (-v.chance_at_least(need), -v.net))
-    return advice
+    return Advice(values, dealer, need)

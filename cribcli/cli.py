@@ -197,7 +197,8 @@ def score(
         click.get_current_context().exit(_score_lines(sys.stdin, crib=crib, as_json=as_json))
     try:
         cut = Card.parse(starter) if starter is not None else None
-        result = score_show(*hand_and_starter(parse_cards(cards), cut), crib=crib)
+        how = "with --starter, e.g. --starter 5D"
+        result = score_show(*hand_and_starter(parse_cards(cards), cut, how=how), crib=crib)
     except CribbageError as error:
         raise UserError(str(error)) from None
     if as_json:
@@ -226,7 +227,7 @@ def _score_lines(stream: TextIO, *, crib: bool, as_json: bool) -> int:
                 raise CribbageError(
                     f"{len(tokens)} cards: a line is the four cards of the hand, then the starter"
                 )
-            result: ShowScore = score_show(tokens[:HAND_SIZE], tokens[HAND_SIZE], crib=crib)
+            result: ShowScore = score_show(*hand_and_starter(tokens, None), crib=crib)
         except CribbageError as error:
             status = Exit.DATA
             click.echo(f"cribbage: line {number}: {error}", err=True)
@@ -386,17 +387,21 @@ def daily(
 
     from cribcli import daily as days
     from cribcli.games import NewGame
+    from cribcli.stats import daily_result
     from cribcli.store import Places
+    from cribcli.ui.console import warn
     from cribcli.ui.game import PlayOptions, play_game
     from cribcli.ui.render import daily_lines
 
     day = days.day_of(day, date.today())
-    games = Places.find(data_dir).games
+    result = daily_result(Places.find(data_dir), day, warn)
     if share:
-        click.echo(days.share_line(games, day))
+        if result is None:
+            raise DataError(f"the daily game for {day} is not finished yet")
+        click.echo(result[0])
         return
-    if days.finished(games, day) is not None:
-        for line in daily_lines(days.share_line(games, day), days.streak(games, day)):
+    if result is not None:
+        for line in daily_lines(*result):
             click.echo(line)
         return
     options = PlayOptions(
@@ -436,8 +441,7 @@ def stats(since: str | None, as_json: bool, data_dir: str | None) -> None:
     """
     from datetime import date
 
-    from cribcli.daily import streak
-    from cribcli.stats import SPREAD_FROM, history, records
+    from cribcli.stats import SPREAD_FROM, history_of
     from cribcli.store import Places
     from cribcli.ui.console import warn
     from cribcli.ui.render import stats_lines
@@ -448,7 +452,6 @@ def stats(since: str | None, as_json: bool, data_dir: str | None) -> None:
         except ValueError:
             raise UserError(f"`{since}` is not a date: write it YYYY-MM-DD") from None
     places = Places.find(data_dir)
-    games = places.games
     with contextlib.ExitStack() as stack:
         bars: list[Any] = []
 
@@ -460,13 +463,13 @@ def stats(since: str | None, as_json: bool, data_dir: str | None) -> None:
                 bars.append(stack.enter_context(bar))
             bars[0].update(1)
 
-        found = records(games, places.index, warn=warn, progress=progress)
-    total = history(found, since or "")
-    days = streak(games, date.today().isoformat())
+        total = history_of(
+            places, since=since or "", today=date.today().isoformat(), warn=warn, progress=progress
+        )
     if as_json:
-        click.echo(json.dumps({**total.as_json(), "daily_streak": days}))
+        click.echo(json.dumps(total.as_json()))
         return
-    for line in stats_lines(total, days):
+    for line in stats_lines(total):
         click.echo(line)
 
 

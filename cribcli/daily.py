@@ -1,21 +1,20 @@
 """The daily game: the same cards for everyone on a date, against the hard computer.
 
 A day's game has its own seed, rules and computer, its own save (``save-daily-DATE``),
-and is filed as ``games/daily-DATE.toml``; once filed, it gives a line to share and
-counts towards the streak of days in a row.
+and is filed as ``games/daily-DATE.toml``, labelled ``daily DATE``; once filed, and
+accepted by the rules (``cribbage stats`` replays it), it gives a line to share and counts
+towards the streak of days in a row.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, timedelta
-from pathlib import Path
 
 from cribcli.engine import Rules
-from cribcli.errors import CribbageError, UsageProblem
-from cribcli.events import Dealt, GameOver, Shown
+from cribcli.errors import UsageProblem
 from cribcli.players import Level
-from cribcli.record import LOG_LIMIT, GameInfo, Seat, loads, replay
-from cribcli.store import is_file, read_text
+from cribcli.record import GameInfo, Seat
 
 
 def day_of(text: str | None, today: date) -> str:
@@ -47,48 +46,44 @@ def command(day: str) -> str:
     return f"cribbage daily --date {day}"
 
 
-def finished(games: Path, day: str) -> Path | None:
-    """The finished log of a day's game, if it has been played to the end. Raises
-    StoreError if the games folder cannot be read."""
-    path = games / f"{name(day)}.toml"
-    return path if is_file(path) else None
-
-
-def share_line(games: Path, day: str) -> str:
-    """``cribbage daily 2026-12-01: won 121-98 in 9 deals, best hand 20``."""
-    path = finished(games, day)
-    if path is None:
-        raise CribbageError(f"the daily game for {day} is not finished yet")
-    replayed = replay(loads(read_text(path, LOG_LIMIT) or ""))
-    if not replayed.finished:
-        raise CribbageError(f"{path}: the log does not finish the game")
-    events = replayed.events
-    over = next(e for e in reversed(events) if isinstance(e, GameOver))
-    deals = sum(1 for e in events if isinstance(e, Dealt))
-    best = max(
-        (
-            e.show.total
-            for e in events
-            if isinstance(e, Shown) and e.seat == 0 and not e.show.is_crib
-        ),
-        default=0,
-    )
-    mine, theirs = over.scores[0], over.scores[1]
-    outcome = "won" if over.winner == 0 else "lost"
-    skunk = f" ({over.skunks[1 - over.winner]})" if over.skunks[1 - over.winner] else ""
+def day_played(game: GameInfo) -> str | None:
+    """The day of a daily game: a game dealt, labelled and seated as that day's is; None
+    for any other game."""
+    kind, _, day = (game.label or "").partition(" ")
+    if kind != "daily" or not day:
+        return None
+    made = info(day, game.seats[0].name, game.rules.muggins)
     return (
-        f"cribbage daily {day}: {outcome} {mine}-{theirs}{skunk} in {deals} deals, best hand {best}"
+        day if (game.seed, game.seats, game.rules) == (made.seed, made.seats, made.rules) else None
     )
 
 
-def streak(games: Path, today: str) -> int:
-    """Days in a row, up to today (or yesterday, if today's is not finished), with a
-    finished daily game."""
+def share_line(
+    day: str,
+    won: bool,
+    scores: Sequence[int],
+    skunks: Sequence[str],
+    deals: int,
+    best_hand: int,
+) -> str:
+    """``cribbage daily 2026-12-01: won 121-98 in 9 deals, best hand 20`` (the player is
+    seat 0, the computer seat 1)."""
+    skunk = next((f" ({s})" for s in skunks if s), "")
+    outcome = "won" if won else "lost"
+    return (
+        f"cribbage daily {day}: {outcome} {scores[0]}-{scores[1]}{skunk} in {deals} deals, "
+        f"best hand {best_hand}"
+    )
+
+
+def streak(days: set[str], today: str) -> int:
+    """Days in a row with a finished daily game, up to today (or yesterday, if today's is
+    not finished)."""
     day = date.fromisoformat(today)
-    if finished(games, today) is None:
+    if today not in days:
         day -= timedelta(days=1)
     count = 0
-    while finished(games, day.isoformat()) is not None:
+    while day.isoformat() in days:
         count += 1
         day -= timedelta(days=1)
     return count

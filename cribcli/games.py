@@ -14,13 +14,15 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 
+from cribcli import daily
 from cribcli.engine import Rules, target_of
-from cribcli.errors import CribbageError
+from cribcli.errors import CribbageError, UsageProblem
 from cribcli.players import Level, Player, computer
 from cribcli.record import LOG_LIMIT, GameInfo, Seat, loads
 from cribcli.session import Session
@@ -40,6 +42,9 @@ from cribcli.store import (
     set_aside,
     write_atomic,
 )
+
+Ask = Callable[[str, bool], bool]
+"""Asks the player a yes-or-no question, with the answer taken if they just press Enter."""
 
 NAMES = {2: ("Computer",), 3: ("Left", "Right"), 4: ("Left", "Partner", "Right")}
 """The computers' names at a table of 2, 3 or 4 (with 4, the one across is a partner)."""
@@ -63,7 +68,7 @@ class NewGame:
 def remembered_level(places: Places) -> Level:
     """The level chosen last (normal, the first time)."""
     level = load_settings(places.settings).get("level")
-    return Level(level) if level in set(Level) else Level.NORMAL
+    return Level(level) if isinstance(level, str) and level in set(Level) else Level.NORMAL
 
 
 def game_info(new: NewGame, places: Places) -> GameInfo:
@@ -89,9 +94,32 @@ def game_info(new: NewGame, places: Places) -> GameInfo:
     return GameInfo(rules, seats, seed, started=started)
 
 
-def filed_name(info: GameInfo) -> str:
-    """The name a game of ``play`` is filed under: ``DATE-seed-SEED``."""
-    return f"{datetime.now().strftime('%Y-%m-%d')}-seed-{info.seed}"
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """Which game a command plays: ``play``'s game, or the daily game of ``day``. Each
+    has its own save, its way back, how a new one is made, and its name when filed."""
+
+    day: str | None = None
+
+    @property
+    def slot(self) -> str:
+        """The save's slot: ``game``, or ``daily-DATE``."""
+        return daily.name(self.day) if self.day else "game"
+
+    @property
+    def command(self) -> str:
+        """How the player comes back to the game."""
+        return daily.command(self.day) if self.day else "cribbage play"
+
+    def info(self, new: NewGame, places: Places) -> GameInfo:
+        """A new game of this kind (a daily game takes only the name and muggins)."""
+        return daily.info(self.day, new.name, new.muggins) if self.day else game_info(new, places)
+
+    def filed_name(self, info: GameInfo) -> str:
+        """The name the finished game is filed under: ``DATE-seed-SEED`` or ``daily-DATE``."""
+        if self.day:
+            return daily.name(self.day)
+        return f"{datetime.now().strftime('%Y-%m-%d')}-seed-{info.seed}"
 
 
 def computers(info: GameInfo) -> dict[int, Player]:
@@ -251,16 +279,21 @@ class HeldGame:
     :meth:`saved` gives, then :meth:`leave` or :meth:`finish`.
     """
 
-    def __init__(self, places: Places, slot: str, warn: Warn, copy: Path | None = None) -> None:
+    def __init__(self, places: Places, kind: Kind, warn: Warn, copy: Path | None = None) -> None:
         self.places = places
-        self.path = places.save(slot)
+        self.kind = kind
+        self.path = places.save(kind.slot)
         self.warn = warn
         self._lock = SaveLock(self.path, warn=warn)
         self.saver = Saver(self.path, warn, lock=self._lock, copy=copy)
 
     def __enter__(self) -> HeldGame:
         self._lock.__enter__()
-        clean_leftovers(self.path)
+        try:
+            clean_leftovers(self.path)
+        except BaseException:
+            self._lock.__exit__(None, None, None)
+            raise
         return self
 
     def __exit__(
@@ -295,6 +328,33 @@ class HeldGame:
             )
             return None
         self.saver.text = text
+        return session
+
+    def carry_on(
+        self, *, abandon: bool, new_options: Sequence[str], ask: Ask | None
+    ) -> Session | None:
+        """The saved game, if there is one and the player carries it on; None to start
+        a new one. ``abandon`` (``--new``) throws it away, if ``ask`` agrees (None: there
+        is nobody to ask). Options only a new game takes (``new_options``) with a game in
+        progress are a UsageProblem, unless ``ask`` agrees to abandon the game."""
+        session = self.saved()
+        if session is None:
+            return None
+        if abandon:
+            if ask and not ask("Abandon the saved game and start a new one?", False):
+                return session
+            self.abandon()
+            return None
+        if new_options:
+            if ask is None:
+                given = ", ".join(f"--{name}" for name in new_options)
+                raise UsageProblem(
+                    f"a saved game is in progress, and {given} would start a new one: add "
+                    "--new to abandon it, or leave them out to carry it on"
+                )
+            if not ask("A game is in progress. Carry it on?", True):
+                self.abandon()
+                return None
         return session
 
     def abandon(self) -> None:

@@ -43,7 +43,7 @@ def game_seed(seed: int | str, index: int) -> str:
     return f"{seed}/match {index}"
 
 
-def play_game(
+def match_game(
     levels: tuple[str, str],
     seed: int | str,
     index: int,
@@ -123,7 +123,7 @@ def _logged_game(
             except OSError as error:
                 raise StoreError(f"cannot write {path} ({reason(error)})") from None
 
-    return play_game(levels, seed, index, target, save)
+    return match_game(levels, seed, index, target, save)
 
 
 @dataclass

@@ -12,7 +12,7 @@ import re
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal, get_args
+from typing import Any, Literal, cast, get_args
 
 import tomli_w
 
@@ -409,7 +409,10 @@ def _result(doc: object, rules: Rules) -> Result:
         raise LogError("result: `scores` must be a list of numbers")
     if not all(skunk in get_args(Skunk) for skunk in skunks):
         raise LogError('result: a skunk is "", "skunk" or "double skunk"')
-    return Result(_field(doc, "winner", int, "result"), tuple(scores), tuple(skunks))  # type: ignore[arg-type]
+    return Result(_field(doc, "winner", int, "result"), tuple(scores), cast(_Skunks, tuple(skunks)))
+
+
+_Skunks = tuple[Skunk, ...]
 
 
 def _field(doc: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:

@@ -137,17 +137,19 @@ def check_show(hand: Sequence[Card], starter: Card | None) -> None:
     check_distinct([*hand, starter])
 
 
-def hand_and_starter(cards: Sequence[Card], starter: Card | None) -> tuple[list[Card], Card]:
+def hand_and_starter(
+    cards: Sequence[Card], starter: Card | None, *, how: str = "as a fifth card"
+) -> tuple[list[Card], Card]:
     """The hand and the starter from cards as a person types them: the four cards of the
     hand with the starter given apart, or five cards, the last of them the starter.
-    Raises HandError for anything else."""
+    Raises HandError for anything else (``how``: how the starter may be given)."""
     if not cards:
-        raise HandError("no cards: give the four cards of the hand, e.g. 5H 5S JD 4C -s 5D")
+        raise HandError("no cards: give the four cards of the hand, then the starter")
     hand = list(cards)
     if starter is None and len(hand) == HAND_SIZE + 1:
         hand, starter = hand[:HAND_SIZE], hand[HAND_SIZE]
     if starter is None and len(hand) == HAND_SIZE:
-        raise HandError("no starter: add it with --starter, e.g. --starter 5D")
+        raise HandError(f"no starter: add it {how}")
     check_show(hand, starter)
     assert starter is not None  # check_show refuses a missing starter
     return hand, starter

@@ -19,14 +19,16 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, get_args
 
+from cribcli import __version__, daily
 from cribcli.errors import CribbageError
-from cribcli.events import Event, GameOver, Shown
-from cribcli.record import LOG_LIMIT, GameInfo, loads, replay
-from cribcli.store import StoreError, Warn, game_logs, read_text, write_atomic
+from cribcli.events import Dealt, Event, GameOver, Shown, Skunk
+from cribcli.players import Level
+from cribcli.record import FORMAT, LOG_LIMIT, GameInfo, loads, replay
+from cribcli.store import Places, StoreError, Warn, game_logs, read_text, write_atomic
 from cribcli.tally import ROLES, Deal, Points, PointSums, Role, deals
 from cribcli.workers import spread
 
@@ -46,67 +48,93 @@ class DealRecord(NamedTuple):
     """One finished deal from the player's side: whether it dealt, and its points."""
 
     dealt: bool
-    pegging: int
-    hand: int
-    crib: int
+    points: Points
 
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """What the history needs of one finished game, from the player's side."""
+    """The facts of one finished game that the history counts, from the player's side
+    (side 0). Each comes from the rules replaying the log, never from its prose."""
 
     name: str
     day: str
     """The date it was played, YYYY-MM-DD (empty if the log does not say)."""
+    daily: str
+    """The day, for a daily game (see :func:`cribcli.daily.day_played`); else empty."""
     level: str
     """The computer's level (the first computer seat's; empty if none)."""
     players: int
-    won: bool
-    skunk_given: str
-    skunk_taken: str
+    winner: int
+    scores: tuple[int, ...]
+    """The final scores, by side."""
+    skunks: tuple[Skunk, ...]
+    """By side: ``""``, ``"skunk"`` or ``"double skunk"``."""
+    dealt: int
+    """How many deals were begun (the last may have been cut short by the end)."""
     deals: tuple[DealRecord, ...]
+    """Each deal played to its end."""
     best_hand: int
+    """The most the player's hand was worth at a show."""
+
+    @property
+    def won(self) -> bool:
+        """Whether the player's side won."""
+        return self.winner == 0
+
+    @property
+    def skunk_taken(self) -> Skunk:
+        """The skunk the player's side took ("" if none)."""
+        return self.skunks[0]
+
+    @property
+    def skunk_given(self) -> Skunk:
+        """The skunk the player's side gave ("" if none, or if it lost)."""
+        return next((s for s in self.skunks[1:] if s), "") if self.won else ""
 
     def as_json(self) -> dict[str, Any]:
         """The record as plain data, for the index."""
-        return {
-            "name": self.name,
-            "day": self.day,
-            "level": self.level,
-            "players": self.players,
-            "won": self.won,
-            "skunk_given": self.skunk_given,
-            "skunk_taken": self.skunk_taken,
-            "deals": [list(deal) for deal in self.deals],
-            "best_hand": self.best_hand,
-        }
+        data = {item.name: getattr(self, item.name) for item in fields(self)}
+        data["deals"] = [[deal.dealt, *deal.points] for deal in self.deals]
+        return data
 
     @classmethod
     def from_json(cls, data: object) -> GameRecord | None:
-        """A record read back from the index, or None if it is not one (the index is a
-        file, and files are not trusted)."""
+        """A record read back from the index, or None if it is not one: every value is
+        checked for its type and range (the index is a file, and files are not trusted)."""
         if not isinstance(data, dict):
             return None
         try:
-            deals = tuple(
-                DealRecord(bool(dealt), int(pegging), int(hand), int(crib))
-                for dealt, pegging, hand, crib in data["deals"]
-            )
-            fields = (data[key] for key in ("name", "day", "level", "skunk_given", "skunk_taken"))
-            name, day, level, given, taken = (str(value) for value in fields)
+            texts = [data[key] for key in ("name", "day", "daily", "level")]
+            numbers = [data[key] for key in ("players", "winner", "dealt", "best_hand")]
+            scores, skunks, deals = data["scores"], data["skunks"], data["deals"]
+            if not all(type(text) is str and len(text) <= 200 for text in texts):
+                return None
+            if not all(_count(n) for n in (*numbers, *scores)) or data["level"] not in {
+                "",
+                *Level,
+            }:
+                return None
+            if not all(skunk in get_args(Skunk) for skunk in skunks):
+                return None
+            records = []
+            for deal in deals:
+                dealt, *points = deal
+                if type(dealt) is not bool or len(points) != 3 or not all(map(_count, points)):
+                    return None
+                records.append(DealRecord(dealt, Points(*points)))
+            name, day, daily_day, level = texts
+            players, winner, dealt, best_hand = numbers
             return cls(
-                name=name,
-                day=day,
-                level=level,
-                players=int(data["players"]),
-                won=bool(data["won"]),
-                skunk_given=given,
-                skunk_taken=taken,
-                deals=deals,
-                best_hand=int(data["best_hand"]),
-            )
+                name, day, daily_day, level, players, winner, tuple(scores), tuple(skunks),
+                dealt, tuple(records), best_hand,
+            )  # fmt: skip
         except (KeyError, TypeError, ValueError):
             return None
+
+
+def _count(value: object) -> bool:
+    """Whether ``value`` is a whole number a game could hold (not a bool, not huge)."""
+    return type(value) is int and 0 <= value <= 100_000
 
 
 def game_record(name: str, info: GameInfo, events: Sequence[Event]) -> GameRecord:
@@ -116,33 +144,33 @@ def game_record(name: str, info: GameInfo, events: Sequence[Event]) -> GameRecor
     if over is None:
         raise StatsError("not a finished game")
     rules = info.rules
-    mine = 0
 
     def ours(deal: Deal) -> DealRecord:
-        points = [p for seat, p in enumerate(deal.points) if rules.side_of(seat) == mine]
+        points = [p for seat, p in enumerate(deal.points) if rules.side_of(seat) == 0]
         return DealRecord(
-            rules.side_of(deal.dealer) == mine,
-            sum(p.pegging for p in points),
-            sum(p.hand for p in points),
-            sum(p.crib for p in points),
+            rules.side_of(deal.dealer) == 0,
+            Points(*(sum(column) for column in zip(*points, strict=True))),
         )
 
-    best = max(
-        (e.scored for e in events if isinstance(e, Shown) and e.seat == 0 and not e.show.is_crib),
-        default=0,
-    )
-    won = over.winner == mine
-    given = next((s for other, s in enumerate(over.skunks) if other != mine and s), "")
     return GameRecord(
         name=name,
         day=_day(info.started or "", info.label or ""),
+        daily=daily.day_played(info) or "",
         level=next((seat.level or "" for seat in info.seats if seat.player == "computer"), ""),
         players=rules.players,
-        won=won,
-        skunk_given=given if won else "",
-        skunk_taken=over.skunks[mine],
+        winner=over.winner,
+        scores=over.scores,
+        skunks=over.skunks,
+        dealt=sum(1 for e in events if isinstance(e, Dealt)),
         deals=tuple(ours(deal) for deal in deals(events)),
-        best_hand=best,
+        best_hand=max(
+            (
+                e.show.total
+                for e in events
+                if isinstance(e, Shown) and e.seat == 0 and not e.show.is_crib
+            ),
+            default=0,
+        ),
     )
 
 
@@ -181,20 +209,29 @@ def _stamp(path: Path) -> list[int]:
 
 
 class Index:
-    """The records remembered of each log, by file name, stamped (see :func:`_stamp`)."""
+    """The records remembered of each log, by file name, stamped (see :func:`_stamp`).
+
+    The index is rebuilt when it was made by another version of cribbage or for another
+    log format (what it found, and what it refused, may differ). Two processes may write
+    it at once (``play`` filing a game while ``stats`` counts): each merges its changes
+    into the index as it is on disk just before writing, so that neither loses the other's.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.games: dict[str, dict[str, Any]] = {}
-        self.changed = False
+        self.games = self._read()
+        self._put: dict[str, dict[str, Any]] = {}
+        self._gone: set[str] = set()
+
+    def _read(self) -> dict[str, Any]:
         try:
-            data = json.loads(read_text(path, INDEX_LIMIT) or "{}")
+            data = json.loads(read_text(self.path, INDEX_LIMIT) or "{}")
         except (StoreError, ValueError, RecursionError):
-            return  # an index that cannot be read is rebuilt
-        if isinstance(data, dict) and data.get("version") == INDEX_VERSION:
-            games = data.get("games")
-            if isinstance(games, dict):
-                self.games = games
+            return {}  # an index that cannot be read is rebuilt
+        if not isinstance(data, dict) or data.get("made_by") != _MADE_BY:
+            return {}
+        games = data.get("games")
+        return games if isinstance(games, dict) else {}
 
     def get(self, name: str, stamp: list[int]) -> GameRecord | str | None:
         """The record remembered for this log as it is now, or why it has none; None if
@@ -213,26 +250,32 @@ class Index:
             entry["error"] = found
         else:
             entry["record"] = found.as_json()
-        self.games[name] = entry
-        self.changed = True
+        self.games[name] = self._put[name] = entry
+        self._gone.discard(name)
 
     def keep_only(self, names: Iterable[str]) -> None:
         """Forget the logs that are gone."""
         present = set(names)
         for name in [name for name in self.games if name not in present]:
             del self.games[name]
-            self.changed = True
+            self._gone.add(name)
 
     def save(self) -> None:
-        """Write the index if it changed. An index that cannot be written is only a cost:
-        the next count replays again."""
-        if self.changed:
-            text = json.dumps(
-                {"version": INDEX_VERSION, "games": self.games}, separators=(",", ":")
-            )
-            with contextlib.suppress(OSError):
-                write_atomic(self.path, text)
-            self.changed = False
+        """Write what changed into the index. An index that cannot be written is only a
+        cost: the next count replays again."""
+        if not self._put and not self._gone:
+            return
+        games = self._read() | self._put
+        for name in self._gone:
+            games.pop(name, None)
+        text = json.dumps({"made_by": _MADE_BY, "games": games}, separators=(",", ":"))
+        with contextlib.suppress(OSError):
+            write_atomic(self.path, text)
+        self._put, self._gone = {}, set()
+
+
+_MADE_BY = f"cribbage {__version__}, log format {FORMAT}, index {INDEX_VERSION}"
+"""What an index is made by: another version reads it afresh."""
 
 
 def remember(index: Path, log: Path, info: GameInfo, events: Sequence[Event]) -> None:
@@ -251,14 +294,14 @@ def records(
     warn: Warn,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[GameRecord]:
-    """The records of every finished game's log in ``games``, oldest first. Logs that
+    """The records of every finished game's log in ``games``, by file name. Logs that
     cannot be counted are named to ``warn`` and left out; ``progress`` hears (done, of)
     as logs are replayed. Raises StoreError if the folder cannot be read."""
     remembered = Index(index)
     found: dict[str, GameRecord | str] = {}
     stamps: dict[str, list[int]] = {}
     missing: list[Path] = []
-    paths = game_logs(games, warn)
+    paths = sorted(game_logs(games, warn))
     for path in paths:
         try:
             stamps[path.name] = _stamp(path)
@@ -291,32 +334,39 @@ def records(
 # --- the sums -------------------------------------------------------------------------
 
 
+class Played(NamedTuple):
+    """Games played against a level, and won."""
+
+    played: int = 0
+    won: int = 0
+
+
 @dataclass
 class History:
-    """The sums over many games."""
+    """The sums over many games, and the streak of daily games."""
 
     games: int = 0
     wins: int = 0
-    by_level: dict[str, list[int]] = field(default_factory=dict)
-    """level -> [played, won]"""
+    by_level: dict[str, Played] = field(default_factory=dict)
     skunks_given: int = 0
     skunks_taken: int = 0
     points: PointSums = field(default_factory=PointSums)
     best_hand: int = 0
     best_game: str = ""
+    daily_streak: int = 0
+    """Days in a row, up to today, with a finished daily game (of all games, whatever
+    ``since``)."""
 
     def add(self, game: GameRecord) -> None:
         """Count one game in."""
         self.games += 1
         self.wins += game.won
-        level = self.by_level.setdefault(game.level or "?", [0, 0])
-        level[0] += 1
-        level[1] += game.won
+        level = self.by_level.get(game.level or "?", Played())
+        self.by_level[game.level or "?"] = Played(level.played + 1, level.won + game.won)
         self.skunks_given += bool(game.skunk_given)
         self.skunks_taken += bool(game.skunk_taken)
         for deal in game.deals:
-            role: Role = "dealer" if deal.dealt else "pone"
-            self.points.add(role, Points(deal.pegging, deal.hand, deal.crib))
+            self.points.add("dealer" if deal.dealt else "pone", deal.points)
         if game.best_hand > self.best_hand:
             self.best_hand, self.best_game = game.best_hand, game.name
 
@@ -330,21 +380,51 @@ class History:
             "games": self.games,
             "wins": self.wins,
             "by_level": {
-                level: {"played": played, "won": won}
-                for level, (played, won) in sorted(self.by_level.items())
+                level: played._asdict() for level, played in sorted(self.by_level.items())
             },
             "skunks_given": self.skunks_given,
             "skunks_taken": self.skunks_taken,
             "per_deal": {role: self.per_deal(role) for role in ROLES},
             "best_hand": {"points": self.best_hand, "game": self.best_game},
+            "daily_streak": self.daily_streak,
         }
 
 
-def history(games: Iterable[GameRecord], since: str = "") -> History:
-    """The sums of the games played on or after ``since`` (YYYY-MM-DD; all if empty)."""
-    total = History()
+def history(games: Sequence[GameRecord], since: str = "", today: str = "") -> History:
+    """The sums of the games played on or after ``since`` (YYYY-MM-DD; all if empty),
+    and the daily streak up to ``today``."""
+    total = History(daily_streak=_streak(games, today) if today else 0)
     for game in games:
         if since and (not game.day or game.day < since):
             continue
         total.add(game)
     return total
+
+
+def _streak(games: Iterable[GameRecord], today: str) -> int:
+    return daily.streak({game.daily for game in games if game.daily}, today)
+
+
+def history_of(
+    places: Places,
+    *,
+    since: str,
+    today: str,
+    warn: Warn,
+    progress: Callable[[int, int], None] | None = None,
+) -> History:
+    """The player's history: every finished game in their games folder counted (see
+    :func:`records`)."""
+    return history(records(places.games, places.index, warn=warn, progress=progress), since, today)
+
+
+def daily_result(places: Places, day: str, warn: Warn) -> tuple[str, int] | None:
+    """The day's daily game, if it is finished: the line to share and the streak of days
+    in a row up to it. Only a log the rules accept counts."""
+    found = records(places.games, places.index, warn=warn)
+    game = next((g for g in found if g.daily == day), None)
+    if game is None:
+        return None
+    return daily.share_line(day, game.won, game.scores, game.skunks, game.dealt, game.best_hand), (
+        _streak(found, day)
+    )

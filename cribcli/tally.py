@@ -25,11 +25,6 @@ class Points(NamedTuple):
     hand: int = 0
     crib: int = 0
 
-    @property
-    def total(self) -> int:
-        """All three."""
-        return self.pegging + self.hand + self.crib
-
 
 class Deal(NamedTuple):
     """A deal played to its end: its dealer, and each seat's points."""

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import shutil
+import json
 from pathlib import Path
 
 import pytest
 
+from cribcli import daily
 from cribcli.cards import format_cards
 from cribcli.daily import info as daily_info
 from cribcli.engine import new_game
@@ -54,17 +55,27 @@ def test_two_players_on_two_machines_see_the_same_game(cribbage: Run, tmp_path: 
     assert again.status == 0 and again.out.splitlines()[0] == share.out.strip()
 
 
-def test_streak_counts_days_in_a_row(tmp_path: Path) -> None:
+def test_streak_counts_days_in_a_row() -> None:
+    days = {DAY, "2026-11-30", "2026-11-29", "2026-11-27"}
+    assert daily.streak(days, DAY) == 3
+    assert daily.streak(days, "2026-12-02") == 3  # today's not played yet: counts to yesterday
+    assert daily.streak(days, "2026-12-03") == 0
+
+
+def test_only_a_real_daily_game_counts(cribbage: Run, tmp_path: Path) -> None:
+    """A log named like a daily game, or labelled like one, but not dealt as that day's
+    is not that day's game; nor is one the rules reject."""
     games = tmp_path / "games"
     games.mkdir()
-    finished = Path(__file__).parent / "logs" / "2-players.toml"
-    for day in (DAY, "2026-11-30", "2026-11-29", "2026-11-27"):
-        shutil.copy(finished, games / f"daily-{day}.toml")
-    from cribcli.daily import streak
-
-    assert streak(games, DAY) == 3
-    assert streak(games, "2026-12-02") == 3  # today's not played yet: counts to yesterday
-    assert streak(games, "2026-12-03") == 0
+    finished = (Path(__file__).parent / "logs" / "2-players.toml").read_text(encoding="utf-8")
+    (games / f"daily-{DAY}.toml").write_text(finished, encoding="utf-8")  # seed 9
+    relabelled = finished.replace('label = "fixture"', f'label = "daily {DAY}"')
+    (games / "relabelled.toml").write_text(relabelled, encoding="utf-8")
+    (games / "daily-2026-11-30.toml").write_text("not a game log", encoding="utf-8")
+    stats = cribbage("stats", "--json", "--data-dir", str(tmp_path))
+    assert json.loads(stats.out)["daily_streak"] == 0
+    share = cribbage("daily", "--share", "--date", DAY, "--data-dir", str(tmp_path))
+    assert share.status == 1 and "not finished yet" in share.err
 
 
 def test_bad_date(cribbage: Run, tmp_path: Path) -> None:

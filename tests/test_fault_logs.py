@@ -118,8 +118,8 @@ def test_hostile_shapes_through_every_reader(cribbage: Run, tmp_path: Path, shap
         played = cribbage("play", "--seed", "7", *home, stdin="quit\n")
     assert replayed.status == 1 and replayed.err.count("\n") == 1
     assert stats.status == 0 and "skipping" in stats.err and stats.err.count("\n") == 1
-    assert "Games: 0" in stats.out or "No finished games" in stats.out
-    assert daily.status == 1 and daily.err.count("\n") == 1
+    assert "No finished games" in stats.out and "Daily streak: 0" in stats.out
+    assert daily.status == 1 and "skipping" in daily.err and "not finished yet" in daily.err
     assert played.status == 0 and "the saved game could not be read" in played.err
     for result in (replayed, stats, daily, played):
         assert "Traceback" not in result.err
@@ -206,8 +206,8 @@ def test_an_unfinished_daily_is_not_shared(cribbage: Run, tmp_path: Path) -> Non
     unfinished = (LOGS / "stops-mid-game.toml").read_text(encoding="utf-8")
     (games / "daily-2026-12-01.toml").write_text(unfinished, encoding="utf-8")
     result = cribbage("daily", "--share", "--date", "2026-12-01", "--data-dir", str(tmp_path))
-    assert result.status == 1 and "does not finish the game" in result.err
-    assert result.err.count("\n") == 1
+    assert result.status == 1 and "not a finished game" in result.err
+    assert "the daily game for 2026-12-01 is not finished yet" in result.err
 
 
 def test_a_log_at_the_limit_is_read(cribbage: Run, tmp_path: Path) -> None:

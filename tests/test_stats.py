@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from cribcli.stats import history, read_game
+from cribcli.stats import DealRecord, history, read_game
+from cribcli.tally import Points
 from tests.conftest import Run
 from tests.scripted import moves
 
@@ -19,7 +20,7 @@ def test_figures_from_a_known_game() -> None:
     # pone and pegs a go (1) and a fifteen (2), then shows her 29.
     game = read_game("twenty-nine.toml", (LOGS / "twenty-nine.toml").read_text(encoding="utf-8"))
     assert game.best_hand == 29
-    assert game.deals[0] == (False, 3, 29, 0)
+    assert game.deals[0] == DealRecord(dealt=False, points=Points(pegging=3, hand=29, crib=0))
     total = history([game])
     assert total.games == 1 and total.best_hand == 29
 
@@ -125,18 +126,61 @@ def test_an_index_that_cannot_be_used_is_rebuilt(cribbage: Run, tmp_path: Path, 
     result = cribbage("stats", "--json", "--data-dir", str(tmp_path))
     assert result.status == 0 and result.err == ""
     assert json.loads(result.out)["games"] == 2
-    assert json.loads((tmp_path / "stats-index.json").read_text())["version"] == 1
+    assert json.loads((tmp_path / "stats-index.json").read_text())["made_by"].startswith(
+        "cribbage "
+    )
 
 
-def test_records_in_the_index_are_checked_for_shape(cribbage: Run, tmp_path: Path) -> None:
-    _copies(tmp_path / "games", 1)
-    cribbage("stats", "--data-dir", str(tmp_path))
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("deals", "nonsense"),
+        ("deals", [[False, 1e309, 0, 0]]),  # Infinity
+        ("deals", [["no", 1, 2, 3]]),
+        ("deals", [[False, 1, 2]]),
+        ("won", "false"),
+        ("winner", "1"),
+        ("winner", True),
+        ("players", -4),
+        ("best_hand", 10**30),
+        ("scores", [121, "98"]),
+        ("skunks", ["", "skunked"]),
+        ("level", "\u001b]0;pwned\u0007"),
+        ("name", 5),
+        ("daily", ["2026-12-01"]),
+    ],
+)
+def test_records_in_the_index_are_checked_for_shape(
+    cribbage: Run, tmp_path: Path, key: str, value: object
+) -> None:
+    """A record the index holds that is not one a game could give is replayed instead:
+    the figures are the log's."""
+    _copies(tmp_path / "games", 1, "twenty-nine.toml")
+    truth = cribbage("stats", "--json", "--data-dir", str(tmp_path)).out
     path = tmp_path / "stats-index.json"
     index = json.loads(path.read_text(encoding="utf-8"))
-    index["games"]["game-000.toml"]["record"]["deals"] = "nonsense"
+    index["games"]["game-000.toml"]["record"][key] = value
     path.write_text(json.dumps(index), encoding="utf-8")
     result = cribbage("stats", "--json", "--data-dir", str(tmp_path))
-    assert result.status == 0 and json.loads(result.out)["games"] == 1
+    assert result.status == 0 and result.err == "" and result.out == truth
+
+
+def test_an_index_made_by_another_version_is_read_afresh(
+    cribbage: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A log this version refused may be one the next reads: what an older index says of
+    a log is not kept."""
+    _copies(tmp_path / "games", 1)
+    path = tmp_path / "stats-index.json"
+    cribbage("stats", "--data-dir", str(tmp_path))
+    index = json.loads(path.read_text(encoding="utf-8"))
+    entry = index["games"]["game-000.toml"]
+    entry.pop("record")
+    entry["error"] = "refused by an older version"
+    index["made_by"] = "cribbage 0.0.1, log format 1, index 1"
+    path.write_text(json.dumps(index), encoding="utf-8")
+    result = cribbage("stats", "--json", "--data-dir", str(tmp_path))
+    assert result.err == "" and json.loads(result.out)["games"] == 1
 
 
 def test_many_logs_are_spread_over_processes_with_the_same_figures(

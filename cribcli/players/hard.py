@@ -32,7 +32,7 @@ from cribcli.engine import View
 from cribcli.players import cribs, odds, pegs
 from cribcli.players.normal import NormalPlayer, pile_ranks, unseen_by
 from cribcli.players.pegging import after_play, lay_chance, points, value
-from cribcli.scoring import COUNT_LIMIT, MAX_SHOW, rank_key, rank_table, show_total
+from cribcli.scoring import COUNT_LIMIT, HAND_SIZE, MAX_SHOW, rank_key, rank_table, show_total
 
 PLAY_DEALS = 200
 """Hands dealt to the other player, in its head, for the search of the play."""
@@ -186,7 +186,8 @@ class HardPlayer(NormalPlayer):
             second += second >= first  # two different cards
             thrown = (rest[first].rank, rest[second].rank)
             kept = laid + tuple(card.rank for card in held)
-            likely = sorted(max(combinations(kept + thrown, 4), key=kept_value)) == sorted(kept)
+            best = max(combinations(kept + thrown, HAND_SIZE), key=kept_value)
+            likely = sorted(best) == sorted(kept)
             sample = Sample(tuple(sorted(card.rank for card in held)), tuple(sorted(thrown)))
             draws.append((sample, 10 if likely else 1))
         return draws

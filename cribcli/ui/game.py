@@ -14,12 +14,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
-from cribcli import daily
-from cribcli.errors import Exit, UsageProblem
-from cribcli.games import Filed, HeldGame, Left, NewGame, filed_name, game_info, remembered_level
+from cribcli.errors import Exit
+from cribcli.games import Filed, HeldGame, Kind, Left, NewGame, remembered_level
 from cribcli.players import Level
-from cribcli.record import GameInfo
-from cribcli.session import Session
+from cribcli.stats import daily_result
 from cribcli.store import Places
 from cribcli.ui.console import warn
 from cribcli.ui.lines import SCRIPT_ENDED, ScriptError, run_lines
@@ -60,14 +58,9 @@ class PlayOptions:
     """Asks for the level on a terminal, given the default."""
 
     @property
-    def command(self) -> str:
-        """How the player comes back to this game."""
-        return daily.command(self.daily) if self.daily else "cribbage play"
-
-    @property
-    def slot(self) -> str:
-        """The game's save slot."""
-        return daily.name(self.daily) if self.daily else "game"
+    def kind(self) -> Kind:
+        """Which game is played: ``play``'s, or a day's."""
+        return Kind(self.daily)
 
 
 def play_game(options: PlayOptions) -> int:
@@ -86,12 +79,19 @@ def _play(options: PlayOptions) -> int:
     interactive = options.script is None and options.stdin.isatty() and not options.as_json
     say = _sayer(options.stdout)
     copy = None if options.log_path is None else Path(options.log_path)
-    with HeldGame(places, options.slot, warn, copy) as held:
-        session = _carried_on(options, held, interactive, say)
+    kind = options.kind
+    with HeldGame(places, kind, warn, copy) as held:
+        session = held.carry_on(
+            abandon=options.abandon,
+            new_options=options.new_game_options,
+            ask=options.ask if interactive else None,
+        )
         fresh = session is None
         if session is None:
-            session = held.start(_new_info(options, places, interactive))
-        name = daily.name(options.daily) if options.daily else filed_name(session.info)
+            session = held.start(kind.info(_new_game(options, places, interactive), places))
+        else:
+            say(f"Carrying on your game (round {session.state.round}).")
+        name = kind.filed_name(session.info)
         style = decide_style(
             options.stdout,
             ascii_only=options.ascii_only or options.as_json,
@@ -106,7 +106,7 @@ def _play(options: PlayOptions) -> int:
         ui = GameUI(session, 0, table, say=say, pause=pause, as_json=options.as_json)
         if fresh:
             ui.tell(session.events)  # the cut for deal and the first deal
-        carry_on = f"'{options.command}' carries on"
+        carry_on = f"'{kind.command}' carries on"
         try:
             if interactive:
                 from cribcli.ui.repl import run_repl
@@ -137,41 +137,12 @@ def _play(options: PlayOptions) -> int:
         return _filed(held.finish(session, name), held, options, say)
 
 
-def _carried_on(
-    options: PlayOptions, held: HeldGame, interactive: bool, say: Callable[[str], None]
-) -> Session | None:
-    """The saved game, if there is one and the player carries it on."""
-    session = held.saved()
-    if session is None:
-        return None
-    ask = options.ask if interactive else None
-    if options.abandon:
-        if ask and not ask("Abandon the saved game and start a new one?", False):
-            return session
-        held.abandon()
-        return None
-    if options.new_game_options:
-        if not interactive:
-            given = ", ".join(f"--{name}" for name in options.new_game_options)
-            raise UsageProblem(
-                f"a saved game is in progress, and {given} would start a new one: add --new "
-                "to abandon it, or leave them out to carry it on"
-            )
-        if ask and not ask("A game is in progress. Carry it on?", True):
-            held.abandon()
-            return None
-    say(f"Carrying on your game (round {session.state.round}).")
-    return session
-
-
-def _new_info(options: PlayOptions, places: Places, interactive: bool) -> GameInfo:
-    """The new game: the day's, or one as asked for (the level asked on a terminal)."""
-    if options.daily:
-        return daily.info(options.daily, options.new.name, options.new.muggins)
+def _new_game(options: PlayOptions, places: Places, interactive: bool) -> NewGame:
+    """The new game asked for, its level asked on a terminal if not given."""
     new = options.new
-    if new.level is None and interactive and options.choose_level is not None:
+    if new.level is None and interactive and options.choose_level is not None and not options.daily:
         new = replace(new, level=Level(options.choose_level(remembered_level(places))))
-    return game_info(new, places)
+    return new
 
 
 def _left(left: Left, say: Callable[[str], None], saved: str | None) -> int:
@@ -196,10 +167,10 @@ def _filed(filed: Filed, held: HeldGame, options: PlayOptions, say: Callable[[st
     elif filed.path.parent == games:
         say(f"The game's log is in {filed.path} ('cribbage replay --last' tells it again).")
     if options.daily and not options.as_json and filed.ok:
-        for line in daily_lines(
-            daily.share_line(games, options.daily), daily.streak(games, options.daily)
-        ):
-            say(line)
+        result = daily_result(held.places, options.daily, warn)
+        if result is not None:
+            for line in daily_lines(*result):
+                say(line)
     return Exit.OK if filed.ok else Exit.DATA
 
 

@@ -181,7 +181,7 @@ class GameUI:
     def hint(self) -> None:
         """The best discard by the exact analysis, or the hard computer's play."""
         from cribcli.analysis import analyse
-        from cribcli.players import computer
+        from cribcli.players import Level, computer
 
         seen = self.view
         if seen.phase is Phase.SHOW:
@@ -194,7 +194,7 @@ class GameUI:
                 f"{best.crib:.2f}, net {best.net:.2f})"
             )
         elif seen.phase is Phase.PLAY and self.my_turn:
-            card = computer("hard", self.session.info.seed, self.seat).play(seen)
+            card = computer(Level.HARD, self.session.info.seed, self.seat).play(seen)
             self.say(f"Hint: lay {self.table.style.card(card)}")
         else:
             self.say("Nothing to hint at now.")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from cribcli.cards import Card
 from cribcli.scoring import COUNT_LIMIT, ShowScore
+from cribcli.tally import ROLES
 
 if TYPE_CHECKING:
     from cribcli.analysis import Advice, DiscardValue
@@ -204,7 +205,7 @@ def match_lines(report: Report) -> list[str]:
         f"  points a deal            {'pegging':>8}{'hand':>8}{'crib':>8}{'total':>8}",
     ]
     for seat, level in enumerate(report.levels):
-        for role in ("dealer", "pone"):
+        for role in ROLES:
             values = report.per_deal(seat, role)
             crib = f"{values['crib']:8.2f}" if role == "dealer" else f"{'':>8}"
             lines.append(
@@ -244,24 +245,28 @@ def hand_line(hand: Sequence[Card], count: int | None, style: Style) -> str:
     return " ".join(parts)
 
 
-def stats_lines(history: History, streak: int) -> list[str]:
+def stats_lines(history: History) -> list[str]:
     """A player's history for people."""
     if not history.games:
-        return ["No finished games yet: 'cribbage play' starts one.", f"Daily streak: {streak}."]
+        return [
+            "No finished games yet: 'cribbage play' starts one.",
+            f"Daily streak: {history.daily_streak}.",
+        ]
     share = 100 * history.wins / history.games
     lines = [f"Games: {history.games} played, {history.wins} won ({share:.0f}%)"]
     for level, (played, won) in sorted(history.by_level.items()):
-        lines.append(f"  against {level}: {played} played, {won} won")
+        lines.append(f"  against {printable(level)}: {played} played, {won} won")
     lines.append(f"Skunks: {history.skunks_given} given, {history.skunks_taken} taken")
     lines.append(
         f"Points a deal        {'deals':>6}{'pegging':>9}{'hand':>7}{'crib':>7}{'total':>7}"
     )
-    for role in ("dealer", "pone"):
+    for role in ROLES:
         v = history.per_deal(role)
         crib = f"{v['crib']:7.2f}" if role == "dealer" else f"{'':>7}"
         figures = f"{v['pegging']:9.2f}{v['hand']:7.2f}{crib}{v['total']:7.2f}"
         lines.append(f"  as {role:<16}{int(v['deals']):>6}{figures}")
     lines.append(f"Best hand: {history.best_hand} ({printable(history.best_game)})")
+    streak = history.daily_streak
     lines.append(f"Daily streak: {streak} day{'s' if streak != 1 else ''} in a row")
     return lines
 
