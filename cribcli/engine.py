@@ -554,8 +554,10 @@ def _peg(state: State, seat: int, items: tuple[PegItem, ...], events: list[Event
 
 
 def _add(state: State, seat: int, points: int) -> tuple[int, ...]:
+    """The scores with ``points`` pegged for the seat's side. No side pegs past the
+    target: reaching it ends the game (the points beyond are not pegged)."""
     side = state.rules.side_of(seat)
-    return _with(state.scores, side, state.scores[side] + points)
+    return _with(state.scores, side, min(state.scores[side] + points, state.rules.target))
 
 
 def _maybe_won(state: State, seat: int, events: list[Event]) -> State:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, cast, get_args
 
 import tomli_w
@@ -45,8 +45,12 @@ from cribcli.events import (
 )
 from cribcli.players.base import Level
 
-FORMAT = 1
-"""The version of the log format this code writes and reads."""
+FORMAT = 2
+"""The version of the log format this code writes."""
+READS = (1, 2)
+"""The versions it reads. Format 1 let the winner's score run past the target (a 24 hand
+at 120 ended the game at 144); format 2 stops it at the target, as the rules do. A format
+1 log is read with its final scores stopped at the target: nothing else differs."""
 
 LOG_LIMIT = 1 << 20
 """The most bytes a log may hold (1 MiB). A game to 121 takes about 10 KB; a file bigger
@@ -317,9 +321,10 @@ def loads(text: str) -> GameLog:
     fmt = doc.get("format")
     if fmt is None:
         raise LogError("not a game log: there is no `format`")
-    if fmt != FORMAT or isinstance(fmt, bool):
+    if fmt not in READS or isinstance(fmt, bool):
         said = f"`{fmt}` (text)" if isinstance(fmt, str) else f"{fmt}"
-        raise LogError(f"log format {said} is not one this version reads (it reads {FORMAT})")
+        reads = " and ".join(map(str, READS))
+        raise LogError(f"log format {said} is not one this version reads (it reads {reads})")
     seed = _field(doc, "seed", (int, str), "the log")
     problem = _seed_problem(seed)
     if problem:
@@ -347,6 +352,8 @@ def loads(text: str) -> GameLog:
     )
     result_doc = doc.get("result")
     result = None if result_doc is None else _result(result_doc, rules)
+    if result is not None and fmt == 1:
+        result = replace(result, scores=tuple(min(s, rules.target) for s in result.scores))
     info = GameInfo(
         rules=rules,
         seats=seats,

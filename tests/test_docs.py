@@ -140,3 +140,22 @@ def test_fish_completes_cards_for_real(tmp_path: Path) -> None:
     env = {**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}", "HOME": str(tmp_path)}
     done = subprocess.run(["fish", "-c", script], capture_output=True, text=True, env=env)
     assert done.stdout.split() == ["5C", "5D", "5S"], done.stderr
+
+
+def test_the_log_format_example_is_a_real_game() -> None:
+    """docs/game-log.md shows the first round and the result of a game: the same text
+    the writer gives for that game, rounds between left out."""
+    from cribcli.engine import Rules
+    from cribcli.players import Level, computer
+    from cribcli.record import GameInfo, Seat, dumps
+    from cribcli.session import run_game
+
+    doc = (ROOT / "docs" / "game-log.md").read_text(encoding="utf-8")
+    shown = doc.split("```toml\n", 1)[1].split("```", 1)[0]
+    seats = (Seat("Ann", "computer", Level.EASY), Seat("Bob", "computer", Level.EASY))
+    info = GameInfo(Rules(), seats, 13, label="fixture")
+    _, events = run_game(info, [computer("easy", 13, 0), computer("easy", 13, 1)])
+    text = dumps(info, events)
+    first, rest = shown.split("# ... the other rounds ...\n\n")
+    assert text.startswith(first) and text.endswith(rest)
+    assert first.count("[[rounds]]") == 1 and rest.startswith("[result]")

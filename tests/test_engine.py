@@ -286,6 +286,7 @@ def test_win_in_the_play_stops_everything() -> None:
     state = play_state(["5C 6C 7C 8C", "KH QH 4H 3H"], dealer=0, scores=(120, 100))
     state, events = run(state, "1 KH", "0 5C")
     assert isinstance(events[-1], GameOver) and events[-1].winner == 0
+    assert events[-1].scores == (121, 100)  # the fifteen is worth 2: one is pegged
     assert events[-1].skunks == ("", "")
     with pytest.raises(IllegalAction, match="the game is over"):
         apply(state, Play(1, Card.parse("QH")))
@@ -306,6 +307,9 @@ def test_win_in_the_show_before_the_dealer_counts() -> None:
     shown = [e for e in events if isinstance(e, Shown)]
     assert [(e.seat, e.show.is_crib) for e in shown] == [(1, False)]
     assert isinstance(events[-1], GameOver) and events[-1].winner == 1
+    # the hand was worth 20, but only the 5 it needed are pegged: the game ends at 121
+    assert shown[0].show.total == 20
+    assert shown[0].scores == events[-1].scores == (102, 121)
 
 
 @pytest.mark.parametrize(

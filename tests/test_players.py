@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from cribcli.cards import Card, deck
 from cribcli.engine import Discard, Phase, Play, Rules, State, apply, legal_actions, new_game, view
-from cribcli.events import GameOver, Shown
+from cribcli.events import GameOver, Pegged, Played, Shown
 from cribcli.players import Level, computer, odds
 from cribcli.players.pegging import after_play, outcome, points, win_chance
 from cribcli.record import GameInfo, Seat
@@ -91,11 +91,16 @@ def engine_win(state: State, shows: tuple[int, int]) -> float:
             over = [e for e in events if isinstance(e, GameOver)]
             if over and not shown:  # home in the play
                 results.append(1.0 if over[0].winner == seat else 0.0)
-            elif shown:  # the play is over: its scores, without the show's
-                pegged = [
-                    after.scores[s] - sum(e.show.total for e in shown if e.seat == s)
-                    for s in (0, 1)
-                ]
+            elif shown:  # the play is over: the scores it left, before the show's
+                first = events.index(shown[0])
+                pegged = next(
+                    (
+                        list(e.scores)
+                        for e in reversed(events[:first])
+                        if isinstance(e, Played | Pegged)
+                    ),
+                    list(state.scores),
+                )
                 needs = [state.rules.target - points for points in pegged]
                 results.append(
                     odds.after_play(

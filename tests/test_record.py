@@ -44,11 +44,13 @@ def test_random_games(players: int, seed: int, target: int) -> None:
     saves: list[str] = []
     state, events = play(info, saves)
     rules = info.rules
-    # exactly one winner, at or past the target; nobody else reached it
+    # exactly one winner, at the target (points beyond it are not pegged); nobody else
+    # reached it, and no score ever went past it
     over = [e for e in events if isinstance(e, GameOver)]
     assert len(over) == 1 and events[-1] is over[0]
     assert state.phase is Phase.OVER and state.winner == over[0].winner
-    assert state.scores[state.winner] >= target
+    assert state.scores[state.winner] == target
+    assert all(s <= target for e in events for s in getattr(e, "scores", ()))
     assert all(s < target for side, s in enumerate(state.scores) if side != state.winner)
     # no card lost or duplicated: each deal is 52 distinct cards, hands drawn from it
     for event in events:
@@ -213,3 +215,15 @@ def test_a_log_that_stops_mid_game_replays_as_far_as_it_goes() -> None:
     replayed = replay(loads((LOGS / "stops-mid-game.toml").read_text(encoding="utf-8")))
     assert not replayed.finished
     assert replayed.where_it_stops().startswith("round ")
+
+
+def test_a_format_1_log_reads_with_its_winner_stopped_at_the_target() -> None:
+    """Format 1 pegged past the target (the 4-player fixture ended 104-128); the rules
+    stop at it, and so does reading an old log. A format 2 log saying 128 is wrong."""
+    text = (LOGS / "4-players.toml").read_text(encoding="utf-8")
+    assert "format = 1" in text and "    128," in text
+    replayed = replay(loads(text))
+    assert replayed.finished and replayed.log.result is not None
+    assert replayed.log.result.scores == (104, 121)
+    with pytest.raises(LogError, match="the final scores"):
+        replay(loads(text.replace("format = 1", "format = 2")))
