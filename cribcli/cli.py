@@ -146,10 +146,14 @@ class Group(click.Group):
     cls=Group,
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog="Run 'cribbage COMMAND --help' for a command's options and examples.",
+    invoke_without_command=True,
 )
 @click.version_option(__version__, "-V", "--version", prog_name="cribbage")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """Cribbage for the terminal: play the computer, score hands, advise discards."""
+    if ctx.invoked_subcommand is None:  # `cribbage` alone: the help, as git gives it
+        click.echo(ctx.get_help())
 
 
 SCORE_EXAMPLES = """\b
@@ -401,7 +405,7 @@ def daily(
         click.echo(result[0])
         return
     if result is not None:
-        for line in daily_lines(*result):
+        for line in daily_lines(*result, today=day == date.today().isoformat()):
             click.echo(line)
         return
     options = PlayOptions(
@@ -517,6 +521,8 @@ def replay(
     from cribcli.ui.narrate import Table, narrate
     from cribcli.ui.render import decide_style
 
+    if last and log is not None:
+        raise UserError("give a game log or --last, not both")
     if last:
         from cribcli.store import Places, latest_game
         from cribcli.ui.console import warn
@@ -605,8 +611,8 @@ Examples:
 
 @cli.command("discard-advice", epilog=ADVICE_EXAMPLES)
 @click.argument("cards", nargs=-1, metavar="CARDS...", shell_complete=complete_cards)
-@click.option("--dealer", "role", flag_value="dealer", help="The crib is yours.")
-@click.option("--pone", "role", flag_value="pone", help="The crib is the other player's.")
+@click.option("--dealer", is_flag=True, help="The crib is yours.")
+@click.option("--pone", is_flag=True, help="The crib is the other player's.")
 @click.option(
     "--players",
     type=click.IntRange(2, 4),
@@ -627,7 +633,8 @@ Examples:
 @style_options
 def discard_advice(
     cards: tuple[str, ...],
-    role: str | None,
+    dealer: bool,
+    pone: bool,
     players: int,
     top: int | None,
     position: tuple[int, int] | None,
@@ -649,12 +656,15 @@ def discard_advice(
     from cribcli.engine import target_of
     from cribcli.ui.render import advice_lines, decide_style
 
-    if role is None:
-        raise UserError("say whose crib it is: --dealer (yours) or --pone (theirs)")
+    if dealer == pone:
+        said = "both --dealer and --pone" if dealer else "whose crib it is"
+        raise UserError(f"say {said}: --dealer (yours) or --pone (theirs), not both")
+    if short and position is None:
+        raise UserError("--short goes with --score: it says the scores are out of 61")
     try:
         advice = advise(
             parse_cards(cards),
-            dealer=role == "dealer",
+            dealer=dealer,
             players=players,
             scores=position,
             target=target_of(short),

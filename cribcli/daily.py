@@ -19,15 +19,18 @@ from cribcli.record import GameInfo, Seat
 
 def day_of(text: str | None, today: date) -> str:
     """The day asked for (YYYY-MM-DD), today's if none. Raises UsageProblem for a text
-    that is not a date."""
+    that is not a date, or a day still to come."""
     if text is None:
         return today.isoformat()
     try:
-        return date.fromisoformat(text).isoformat()
+        day = date.fromisoformat(text)
     except ValueError:
         raise UsageProblem(
             f"`{text}` is not a date: write it YYYY-MM-DD, e.g. 2026-12-01"
         ) from None
+    if day > today:
+        raise UsageProblem(f"{day} has not come yet: its deal comes on the day")
+    return day.isoformat()
 
 
 def info(day: str, name: str = "You", muggins: bool = False) -> GameInfo:

@@ -122,6 +122,15 @@ class Kind:
         return f"{datetime.now().strftime('%Y-%m-%d')}-seed-{info.seed}"
 
 
+def describe(session: Session) -> str:
+    """A game in a few words: ``You v Computer (hard), 45-38, round 4``."""
+    info, state = session.info, session.state
+    level = next((seat.level for seat in info.seats if seat.level), None)
+    seats = " v ".join(seat.name for seat in info.seats) + (f" ({level})" if level else "")
+    scores = "-".join(str(score) for score in state.scores)
+    return f"{seats}, {scores}, round {state.round}"
+
+
 def computers(info: GameInfo) -> dict[int, Player]:
     """The computer players of a game, by seat."""
     return {
@@ -352,7 +361,10 @@ class HeldGame:
                     f"a saved game is in progress, and {given} would start a new one: add "
                     "--new to abandon it, or leave them out to carry it on"
                 )
-            if not ask("A game is in progress. Carry it on?", True):
+            question = f"A game is in progress: {describe(session)}. Carry it on?"
+            if not ask(question, True):
+                if not ask("Abandon that game for good, and start a new one?", False):
+                    return session
                 self.abandon()
                 return None
         return session

@@ -510,10 +510,10 @@ def replay(log: GameLog) -> Replay:
             raise LogError(f"{where}: the game was already over")
         if state.round != record.round:
             raise LogError(f"{where}: round {state.round} is not over yet")
-        _expect(where, "the dealer", record.dealer, state.dealer)
+        _expect(where, "the dealer is", record.dealer, state.dealer)
         if record.dealt is not None:
             said = [format_cards(_cards(hand, where)) for hand in record.dealt]
-            _expect(where, "the deal", said, [format_cards(hand) for hand in state.dealt])
+            _expect(where, "the deal is", said, [format_cards(hand) for hand in state.dealt])
         discards = list(record.discards) + [""] * (players - len(record.discards))
         for step in range(1, players + 1):
             seat = (state.dealer + step) % players
@@ -591,8 +591,9 @@ def _claim_entry(entry: str, where: str) -> Claim:
 
 
 def _expect(where: str, what: str, said: object, given: object) -> None:
+    """``what`` is the thing checked with its verb: ``the dealer is``, ``the scores are``."""
     if said != given:
-        raise LogError(f"{where}: the log says {what} is {said}, the rules give {given}")
+        raise LogError(f"{where}: the log says {what} {said}, the rules give {given}")
 
 
 def _check_round(record: RoundRecord, events: Sequence[Event]) -> None:
@@ -600,9 +601,9 @@ def _check_round(record: RoundRecord, events: Sequence[Event]) -> None:
     where = f"round {record.round}"
     for event in events:
         if isinstance(event, CribFromDeck):
-            _expect(where, "the crib card", _card_text(record.crib_card, where), str(event.card))
+            _expect(where, "the crib card is", _card_text(record.crib_card, where), str(event.card))
         elif isinstance(event, StarterCut):
-            _expect(where, "the starter", _card_text(record.starter, where), str(event.starter))
+            _expect(where, "the starter is", _card_text(record.starter, where), str(event.starter))
     said_plays = []
     for number, entry in enumerate(record.plays, start=1):
         seat, card = _play_entry(entry, f"{where}, play {number} (`{entry}`)")
@@ -623,7 +624,7 @@ def _check_round(record: RoundRecord, events: Sequence[Event]) -> None:
     ended = [e for e in events if isinstance(e, RoundEnded)]
     if record.scores is not None:
         given = list(ended[0].scores) if ended else "not yet given (the round is not over)"
-        _expect(where, "the scores after the round", list(record.scores), given)
+        _expect(where, "the scores after the round are", list(record.scores), given)
 
 
 def _card_text(text: str | None, where: str) -> str | None:
@@ -650,6 +651,6 @@ def _check_result(log: GameLog, state: State, events: Sequence[Event]) -> None:
     if state.phase is not Phase.OVER:
         raise LogError("result: the log gives a result, but the game did not end")
     over = next(event for event in reversed(events) if isinstance(event, GameOver))
-    _expect("result", "the winner", log.result.winner, over.winner)
-    _expect("result", "the final scores", list(log.result.scores), list(over.scores))
-    _expect("result", "the skunks", list(log.result.skunks), list(over.skunks))
+    _expect("result", "the winner is", log.result.winner, over.winner)
+    _expect("result", "the final scores are", list(log.result.scores), list(over.scores))
+    _expect("result", "the skunks are", list(log.result.skunks), list(over.skunks))

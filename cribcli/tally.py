@@ -69,11 +69,10 @@ class PointSums:
         return self.sums.get(role, [0])[0]
 
     def per_deal(self, role: Role) -> dict[str, float]:
-        """Average points a deal by source, and in all (0 with no deals)."""
+        """Average points a deal by source, and in all, to two places (0 with no deals)."""
         count, *totals = self.sums.get(role, [0, 0, 0, 0])
-        values = {
-            source: (total / count if count else 0.0)
-            for source, total in zip(SOURCES, totals, strict=True)
-        }
+        values = dict(
+            zip(SOURCES, (total / count if count else 0.0 for total in totals), strict=True)
+        )
         values["total"] = sum(values.values())
-        return values
+        return {source: round(value, 2) for source, value in values.items()}

@@ -67,7 +67,7 @@ def test_a_script_that_stops_early_leaves_the_game_saved(
     half = len(MOVES) // 2
     first = cribbage("play", "--seed", "7", "--level", "normal", stdin="\n".join(MOVES[:half]))
     assert first.status == 0
-    assert first.out.rstrip().endswith("cribbage play resumes it.")
+    assert first.out.rstrip().endswith("the game is saved; 'cribbage play' carries on.")
     assert Places.find(str(home)).save().exists()
     # new-game options with a save in progress: refused, nothing lost
     clash = cribbage("play", "--seed", "8", stdin="")

@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
@@ -20,7 +21,7 @@ from cribcli.players import Level
 from cribcli.stats import daily_result
 from cribcli.store import Places
 from cribcli.ui.console import warn
-from cribcli.ui.lines import SCRIPT_ENDED, ScriptError, run_lines
+from cribcli.ui.lines import ScriptError, run_lines
 from cribcli.ui.narrate import Table
 from cribcli.ui.play import GameUI, Quit
 from cribcli.ui.render import daily_lines, decide_style
@@ -133,7 +134,8 @@ def _play(options: PlayOptions) -> int:
                 return _left(held.leave(name), say, saved) or Exit.signalled(stop.signum)
             return Exit.signalled(stop.signum)
         if not finished:
-            return _left(held.leave(name), say, None if options.as_json else SCRIPT_ENDED)
+            ended = f"The script ended before the game did: the game is saved; {carry_on}."
+            return _left(held.leave(name), say, None if options.as_json else ended)
         return _filed(held.finish(session, name), held, options, say)
 
 
@@ -169,7 +171,8 @@ def _filed(filed: Filed, held: HeldGame, options: PlayOptions, say: Callable[[st
     if options.daily and not options.as_json and filed.ok:
         result = daily_result(held.places, options.daily, warn)
         if result is not None:
-            for line in daily_lines(*result):
+            today = options.daily == datetime.now().date().isoformat()
+            for line in daily_lines(*result, today=today):
                 say(line)
     return Exit.OK if filed.ok else Exit.DATA
 

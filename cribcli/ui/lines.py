@@ -13,8 +13,6 @@ from cribcli.store import LINE_LIMIT, bounded_lines
 from cribcli.ui.play import GameUI
 from cribcli.ui.render import printable
 
-SCRIPT_ENDED = "The script ended before the game did: the game is saved; cribbage play resumes it."
-
 
 class ScriptError(Exception):
     """A line of the script could not be used: its number and the reason."""

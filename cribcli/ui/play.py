@@ -144,8 +144,14 @@ class GameUI:
             return None
         if not self.my_turn:
             return "it is not your turn"
+        seen = self.view
+        if seen.phase is Phase.SHOW and not text.isdigit():
+            return "type the number of points you count, e.g. 12"
+        if word == "go" and seen.phase is Phase.PLAY:
+            cards = self.table.style.cards(playable(seen.hand, seen.count), sep=" or ")
+            return f"you can still lay {cards}: go is said for you when no card fits"
         try:
-            if self.view.phase is Phase.SHOW and text.isdigit():
+            if seen.phase is Phase.SHOW:
                 action: Discard | Play | Claim = Claim(self.seat, int(text))
             else:
                 action = self._action(parse_cards(text))
@@ -242,6 +248,6 @@ COMMANDS = {
         Command("tips", "advice on playing well", lambda ui: ui.say(TIPS)),
         Command("rules", "the rules in brief", lambda ui: ui.say(RULES)),
         Command("help", "this list", GameUI.show_help),
-        Command("quit", "save the game and leave (cribbage play resumes it)", GameUI.quit),
+        Command("quit", "save the game and leave; it carries on next time", GameUI.quit),
     )
 }

@@ -271,10 +271,11 @@ def stats_lines(history: History) -> list[str]:
     return lines
 
 
-def daily_lines(share: str, streak: int) -> list[str]:
-    """What ``cribbage daily`` shows once the day's game is over."""
+def daily_lines(share: str, streak: int, *, today: bool = True) -> list[str]:
+    """What ``cribbage daily`` shows once a day's game is over (``today``: today's)."""
+    share_alone = "'cribbage daily --share' prints the line above alone."
     return [
         share,
         f"Daily streak: {streak} day{'s' if streak != 1 else ''} in a row.",
-        "A new deal comes tomorrow; 'cribbage daily --share' prints the line above alone.",
+        f"A new deal comes tomorrow; {share_alone}" if today else share_alone,
     ]

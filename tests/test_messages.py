@@ -1,0 +1,142 @@
+"""What the program says when something is not as expected: each message says what to do,
+and options that contradict each other are refused, not quietly settled."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cribcli.engine import Phase, Rules
+from cribcli.games import HeldGame, Kind, NewGame, describe
+from cribcli.players import Level, computer
+from cribcli.record import GameInfo, Seat
+from cribcli.session import Session
+from cribcli.store import Places
+from cribcli.ui.console import warn
+from cribcli.ui.narrate import Table
+from cribcli.ui.play import GameUI
+from tests.conftest import Run
+from tests.scripted import moves
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def saved_game(tmp_path: Path, cribbage: Run, typed: int = 3) -> Places:
+    script = "\n".join(moves(7)[:typed])
+    cribbage("play", "--seed", "7", "--level", "hard", "--data-dir", str(tmp_path), stdin=script)
+    return Places.find(str(tmp_path))
+
+
+def test_saying_no_to_carrying_on_names_the_game_and_asks_before_abandoning(
+    tmp_path: Path, cribbage: Run
+) -> None:
+    places = saved_game(tmp_path, cribbage)
+    asked: list[str] = []
+
+    def no(question: str, default: bool) -> bool:
+        asked.append(question)
+        return False
+
+    with HeldGame(places, Kind(), warn) as held:
+        kept = held.carry_on(abandon=False, new_options=["seed"], ask=no)
+    assert kept is not None and places.save().exists()  # two noes: the game stays
+    assert asked[0].startswith("A game is in progress: You v Computer (hard), ")
+    assert ", round 1. Carry it on?" in asked[0] or ", round 2. Carry it on?" in asked[0]
+    assert asked[1] == "Abandon that game for good, and start a new one?"
+    with HeldGame(places, Kind(), warn) as held:
+        answers = iter([False, True])
+        gone = held.carry_on(abandon=False, new_options=["seed"], ask=lambda q, d: next(answers))
+    assert gone is None and not places.save().exists()
+
+
+def test_a_game_described() -> None:
+    info = GameInfo(Rules(), (Seat("You"), Seat("Computer", "computer", Level.HARD)), 7)
+    session = Session.start(info, {1: computer("hard", 7, 1)})
+    assert describe(session) == "You v Computer (hard), 0-0, round 1"
+
+
+def at_the_table(muggins: bool = False) -> GameUI:
+    info = GameInfo(
+        Rules(muggins=muggins), (Seat("You"), Seat("Computer", "computer", Level.NORMAL)), 7
+    )
+    session = Session.start(info, {1: computer("normal", 7, 1)})
+    ui = GameUI(session, 0, Table(info.rules, ("You", "Computer"), viewer=0), say=lambda _: None)
+    return ui
+
+
+def test_go_when_a_card_can_be_laid_names_the_cards() -> None:
+    ui = at_the_table()
+    assert ui.handle(moves(7)[0]) is None  # the discard
+    ui.run_computers()
+    error = ui.handle("go")
+    assert error is not None and error.startswith("you can still lay ")
+    assert error.endswith(": go is said for you when no card fits")
+    hand = {str(card) for card in ui.view.hand}
+    named = error.removeprefix("you can still lay ").split(":")[0].split(" or ")
+    assert set(named) <= hand and named
+
+
+def test_a_count_that_is_not_a_number_asks_for_one() -> None:
+    ui = at_the_table(muggins=True)
+    for line in moves(7, muggins=True):
+        if ui.view.phase is Phase.SHOW and ui.my_turn:
+            break
+        assert ui.handle(line) is None
+        ui.run_computers()
+    assert ui.view.phase is Phase.SHOW and ui.my_turn
+    assert ui.handle("two") == "type the number of points you count, e.g. 12"
+
+
+def test_cribbage_alone_prints_the_help(cribbage: Run) -> None:
+    result = cribbage()
+    assert result.status == 0 and result.err == ""
+    assert result.out.startswith("Usage: cribbage") and "Commands:" in result.out
+
+
+@pytest.mark.parametrize(
+    ("words", "says"),
+    [
+        (["discard-advice", "5H", "5S", "JD", "4C", "2S", "KH", "--dealer", "--pone"], "not both"),
+        (["discard-advice", "5H", "5S", "JD", "4C", "2S", "KH", "--dealer", "--short"], "--score"),
+        (["replay", "--last", "game.toml"], "not both"),
+    ],
+)
+def test_contradicting_options_are_refused(cribbage: Run, words: list[str], says: str) -> None:
+    result = cribbage(*words)
+    assert result.status == 2 and says in result.err and result.err.count("\n") == 1
+
+
+def test_the_scores_after_a_round_read_in_english(cribbage: Run, tmp_path: Path) -> None:
+    log = (ROOT / "tests" / "logs" / "2-players.toml").read_text(encoding="utf-8")
+    broken = log.replace("scores = [\n    8,", "scores = [\n    9,", 1)
+    assert broken != log
+    (tmp_path / "broken.toml").write_text(broken, encoding="utf-8")
+    result = cribbage("replay", str(tmp_path / "broken.toml"))
+    assert (
+        "the log says the scores after the round are [9, 14], the rules give [8, 14]" in result.err
+    )
+
+
+def test_a_day_still_to_come_cannot_be_played(cribbage: Run, tmp_path: Path) -> None:
+    result = cribbage("daily", "--date", "2999-01-01", "--data-dir", str(tmp_path))
+    assert result.status == 2 and "has not come yet" in result.err
+
+
+def test_a_daily_game_left_from_a_script_says_how_to_come_back(
+    cribbage: Run, tmp_path: Path
+) -> None:
+    result = cribbage("daily", "--date", "2026-11-30", "--data-dir", str(tmp_path), stdin="")
+    assert result.out.rstrip().endswith("'cribbage daily --date 2026-11-30' carries on.")
+
+
+def test_the_manual_writes_a_spade_not_a_superset_sign() -> None:
+    manual = (ROOT / "man" / "cribbage.1").read_text(encoding="utf-8")
+    assert "\\(sp" not in manual
+
+
+def test_a_new_game_takes_only_what_a_daily_game_takes() -> None:
+    daily = Kind("2026-12-01")
+    info = daily.info(NewGame(level=Level.EASY, seed=3, name="Ann"), Places.find("/nowhere"))
+    assert info.seed == "daily/2026-12-01" and info.seats[0].name == "Ann"
+    assert info.seats[1].level is Level.HARD
