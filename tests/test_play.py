@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -249,7 +250,9 @@ def test_muggins_takes_what_you_miss(cribbage: Run, home: Path) -> None:
     typed = moves(7, muggins=True, miss=1)
     result = cribbage("play", "--seed", "7", "--muggins", stdin="\n".join(typed) + "\n")
     assert result.status == 0, result.err
-    assert "Count your hand, " in result.out
+    assert "\nCount your hand:\n" in result.out  # a prompt is plain: the cards are above it
+    assert re.search(r"\nYour hand: (\S+ ){3}\S+, starter \S+\nCount your hand:", result.out)
+    assert "\x1b" not in result.out
     assert "Computer: muggins for 1" in result.out
     assert "You claim " in result.out and ": 1 missed." in result.out
     log = game_log(home)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -24,7 +25,7 @@ from cribcli.ui.console import warn
 from cribcli.ui.lines import ScriptError, run_lines
 from cribcli.ui.narrate import Table
 from cribcli.ui.play import GameUI, Quit
-from cribcli.ui.render import daily_lines, decide_style
+from cribcli.ui.render import WIDE, daily_lines, decide_style
 from cribcli.ui.signals import Stopped, stopped_by_signals
 
 PACE = 0.6
@@ -98,7 +99,9 @@ def _play(options: PlayOptions) -> int:
             ascii_only=options.ascii_only or options.as_json,
             color=False if (options.no_color or not interactive) else None,
         )
-        table = Table(session.info.rules, tuple(s.name for s in session.info.seats), style, 0)
+        width = shutil.get_terminal_size().columns if interactive else WIDE
+        names = tuple(seat.name for seat in session.info.seats)
+        table = Table(session.info.rules, names, style, viewer=0, width=width)
         if interactive:
             from cribcli.ui import repl
 

@@ -4,11 +4,9 @@ text, or as JSON lines for another program. No colour, no cursor movement, no pa
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import TextIO
 
-from cribcli.engine import Phase
 from cribcli.store import LINE_LIMIT, bounded_lines
 from cribcli.ui.play import GameUI
 from cribcli.ui.render import printable
@@ -25,59 +23,50 @@ def run_lines(ui: GameUI, lines: TextIO, say: Callable[[str], None]) -> bool:
     """Play from ``lines`` until the game ends (True) or the lines do (False: the caller
     says what became of the game).
 
-    Raises ScriptError for a line that cannot be used, and Quit for ``quit``.
+    Each time the game waits for this seat, the table is shown (in JSON mode, the whole
+    decision: :meth:`GameUI.decision`). A line that cannot be used raises ScriptError
+    (in JSON mode it is answered with an ``error`` event, and the question is asked
+    again: a program can correct itself). Raises Quit for ``quit``.
     """
     source = iter(enumerate(bounded_lines(lines), start=1))
     while True:
         ui.run_computers()
         if ui.session.over:
             return True
-        _ask(ui, say)
+        _ask(ui, table=True)
         for number, line in source:
             if len(line.rstrip("\n")) > LINE_LIMIT:
-                raise ScriptError(number, f"longer than {LINE_LIMIT} characters")
-            text = line.split("#", 1)[0].strip()
-            if not text:
-                continue
-            if not ui.as_json:
-                say(f"> {printable(text)}")
-            error = ui.handle(text)
-            if error:
-                raise ScriptError(number, error)
-            if ui.my_turn and not ui.session.over:
-                # a command (hint, hand...) leaves the question open
-                say(
-                    json.dumps({"event": "prompt", "prompt": ui.prompt()})
-                    if ui.as_json
-                    else f"{ui.prompt()}:"
-                )
-                continue
-            break
+                error: str | None = f"longer than {LINE_LIMIT} characters"
+            else:
+                text = line.split("#", 1)[0].strip()
+                if not text:
+                    continue
+                if not ui.as_json:
+                    say(f"> {printable(text)}")
+                before = len(ui.session.events)
+                error = ui.handle(text)
+                if error is None and len(ui.session.events) != before:
+                    break  # the game moved on: the computers play, then the table again
+            if error is not None:
+                if not ui.as_json:
+                    raise ScriptError(number, error)
+                ui.emit({"event": "error", "line": number, "message": error})
+            if ui.session.over or not ui.my_turn:
+                break
+            _ask(ui, table=False)  # a command, or an error: the question stands
         else:
             if ui.as_json:
-                say(json.dumps({"event": "stopped", "reason": "end of input"}))
+                ui.emit({"event": "stopped", "reason": "end of input"})
             return False
 
 
-def _ask(ui: GameUI, say: Callable[[str], None]) -> None:
-    """Show the table and what the game waits for."""
+def _ask(ui: GameUI, *, table: bool) -> None:
+    """What the game waits for, after the table (unless it was just shown)."""
     if ui.as_json:
-        seen = ui.view
-        say(
-            json.dumps(
-                {
-                    "event": "prompt",
-                    "waiting_for": "discard" if seen.phase is Phase.DISCARD else "play",
-                    "prompt": ui.prompt(),
-                    "hand": [str(card) for card in seen.hand],
-                    "playable": ui.completions(),
-                    "count": seen.count,
-                    "scores": list(seen.scores),
-                }
-            )
-        )
+        ui.emit(ui.decision())
         return
-    say("")
-    for line in ui.table_lines():
-        say(line)
-    say(f"{ui.prompt()}:")
+    if table:
+        ui.say("")
+        for line in ui.table_lines():
+            ui.say(line)
+    ui.say(f"{ui.prompt()}:")

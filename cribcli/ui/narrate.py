@@ -25,7 +25,7 @@ from cribcli.events import (
     Shown,
     StarterCut,
 )
-from cribcli.ui.render import PLAIN, Style, printable, show_lines
+from cribcli.ui.render import PLAIN, WIDE, Style, compact_show_lines, printable, show_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +36,12 @@ class Table:
     names: tuple[str, ...]
     style: Style = PLAIN
     viewer: int | None = None
-    """The seat whose cards may be shown; None shows every hand (a replay)."""
+    """The seat whose cards may be shown; None shows every hand (a replay).
+
+    At a seat (a game being played), hands are sorted and each count of the show is told
+    in a few lines (the replay tells the log as it is, item by item)."""
+    width: int = WIDE
+    """The terminal's width, which the counts of the show are wrapped to."""
 
     def __post_init__(self) -> None:
         # Names come from logs, which anyone can write: never let one reach the terminal raw.
@@ -71,7 +76,8 @@ def narrate(event: Event, table: Table) -> list[str]:
         lines = ["", f"Round {event.round}. {says(names[event.dealer], 'deals')}."]
         for seat, hand in enumerate(event.hands):
             if table.sees(seat):
-                lines.append(f"  {names[seat]}: {style.cards(hand)}")
+                cards = hand if table.viewer is None else sorted(hand)
+                lines.append(f"  {names[seat]}: {style.cards(cards)}")
         return lines
     if isinstance(event, Discarded):
         if table.sees(event.seat):
@@ -98,8 +104,10 @@ def narrate(event: Event, table: Table) -> list[str]:
         return [f"The count starts again. {says(names[event.leader], 'leads')}."]
     if isinstance(event, Shown):
         whose = f"{table.whose(event.seat)} {'crib' if event.show.is_crib else 'hand'}"
-        lines = show_lines(event.show, style, title=whose)
         claim = [] if event.claimed is None else [claim_line(event, names[event.seat])]
+        if table.viewer is not None:
+            return [*compact_show_lines(event.show, style, whose, table.width), *claim]
+        lines = show_lines(event.show, style, title=whose)
         return [
             "",
             *lines[:1],

@@ -5,16 +5,17 @@ said back. The same controller drives the prompt_toolkit REPL and the plain line
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from cribcli.cards import Card, parse_cards
 from cribcli.engine import Claim, Discard, Phase, Play, View, playable, view
 from cribcli.errors import CribbageError
-from cribcli.events import Dealt, Event, RoundEnded, event_json
+from cribcli.events import CribFromDeck, Dealt, Discarded, Event, RoundEnded, Shown, event_json
 from cribcli.session import Session
 from cribcli.ui.narrate import Table, narrate, says
-from cribcli.ui.render import hand_line, score_bar
+from cribcli.ui.render import WIDE, board_lines, fit, hand_line, pegs_of
 from cribcli.ui.texts import RULES, TIPS
 
 
@@ -47,24 +48,86 @@ class GameUI:
         self.session = session
         self.seat = seat
         self.table = table
-        self.say = say
+        self._out = say
+        self.say = self._message if as_json else _fitted(say, table.width)
+        """Tell the player a line: wrapped to the table's width, or in JSON mode as a
+        ``message`` event."""
         self.pause = pause
         self.as_json = as_json
-        self.round_over = False
-        """Set when a show has just been counted: the REPL waits for Enter."""
+        self.wait: Callable[[], None] | None = None
+        """Called once a round's show has been told, before the next deal is (the REPL
+        waits for Enter there); None: go straight on."""
+        self._thrown: list[tuple[str, tuple[Card, ...]]] = []
+        """This round's crib: who put which cards in it."""
+        self._last: Event | None = None
 
     # --- what happens ------------------------------------------------------------------
 
     def tell(self, events: list[Event]) -> None:
         """Say what happened, from this seat's side of the table."""
         for event in events:
+            if isinstance(event, Dealt):
+                self._thrown = []
+            elif isinstance(event, Discarded):
+                self._thrown.append((self._whom(event.seat), event.cards))
+            elif isinstance(event, CribFromDeck):
+                self._thrown.append(("the deck", (event.card,)))
             if self.as_json:
-                self.say(json.dumps(self._public_json(event)))
+                self.emit(self._public_json(event))
                 continue
+            if isinstance(event, Shown) and not isinstance(self._last, Shown):
+                self.say("")  # the show begins
+            self._last = event
             for line in narrate(event, self.table):
                 self.say(line)
-            if isinstance(event, RoundEnded):
-                self.round_over = True
+            if isinstance(event, Shown) and event.show.is_crib:
+                style = self.table.style
+                throws = ", ".join(
+                    f"{cards} from {who}"
+                    for who, cards in (
+                        (who, style.cards(sorted(cards))) for who, cards in self._thrown
+                    )
+                )
+                self.say(f"  thrown: {throws}")
+            if isinstance(event, RoundEnded) and self.wait is not None:
+                self.wait()
+
+    def emit(self, data: dict[str, object]) -> None:
+        """One JSON line (line mode with --json)."""
+        self._out(json.dumps(data))
+
+    def _message(self, text: str) -> None:
+        self.emit({"event": "message", "text": text})
+
+    def decision(self) -> dict[str, object]:
+        """What the game waits for from this seat, whole, for a program to answer: what
+        is awaited, the cards held (and those that can be laid), the count and the pile,
+        the starter, the scores, the round and who deals; at a count, what is counted."""
+        seen = self.view
+        waiting = {Phase.DISCARD: "discard", Phase.PLAY: "play", Phase.SHOW: "count"}
+        data: dict[str, object] = {
+            "event": "prompt",
+            "waiting_for": waiting.get(seen.phase, "nothing"),
+            "prompt": self.prompt(),
+            "seat": self.seat,
+            "round": seen.round,
+            "dealer": seen.dealer,
+            "scores": list(seen.scores),
+            "hand": [str(card) for card in sorted(seen.hand)],
+            "playable": self.completions() if seen.phase is Phase.PLAY else [],
+            "count": seen.count,
+            "pile": [str(card) for card in seen.pile],
+            "starter": str(seen.starter) if seen.starter else None,
+        }
+        if seen.phase is Phase.DISCARD:
+            data["throw"] = seen.rules.discard_size
+        if seen.phase is Phase.SHOW:
+            what, cards = ("crib", seen.crib) if seen.crib else ("hand", seen.kept)
+            data["counting"] = {"what": what, "cards": [str(card) for card in sorted(cards)]}
+        return data
+
+    def _whom(self, seat: int) -> str:
+        return "you" if seat == self.seat else self.table.names[seat]
 
     def _public_json(self, event: Event) -> dict[str, object]:
         data = event_json(event)
@@ -99,32 +162,48 @@ class GameUI:
 
     def prompt(self) -> str:
         """What the game waits for: ``Put 2 in the crib``, ``Your play, count 17``, or
-        (under muggins) ``Count your hand, 5H 5S JD 4C with 5D``."""
+        (under muggins) ``Count your hand`` (the cards are on the line above: a prompt
+        is plain text, never colour)."""
         seen = self.view
         if seen.phase is Phase.DISCARD:
             return f"Put {seen.rules.discard_size} in the crib"
         if seen.phase is Phase.PLAY:
             return f"Your play, count {seen.count}"
         if seen.phase is Phase.SHOW and seen.starter is not None:
-            style = self.table.style
-            what, cards = ("crib", seen.crib) if seen.crib else ("hand", seen.kept)
-            return f"Count your {what}, {style.cards(cards)} with {style.card(seen.starter)}"
+            return f"Count your {'crib' if seen.crib else 'hand'}"
         return "Game over"
 
-    def table_lines(self) -> list[str]:
-        """The table: scores, the starter, the count, the crib's owner, your hand."""
+    def board(self, width: int = WIDE) -> list[str]:
+        """The state at a glance: the peg board, who deals, what each side needs."""
+        seen = self.view
+        rules, style = seen.rules, self.table.style
+        sides = [self.table.side_name(side) for side in range(rules.sides)]
+        pegs = pegs_of(self.session.events, rules.sides)
+        lines = board_lines(list(zip(sides, pegs, strict=True)), rules.target, style, width)
+        dealer = says(self.table.names[seen.dealer], "deals")
+        needs = ", ".join(
+            f"{side} {rules.target - front}" for side, (front, _) in zip(sides, pegs, strict=True)
+        )
+        status = f"Round {seen.round}: {dealer}. To go: {needs}. Skunk line {rules.target - 30}."
+        return lines + textwrap.wrap(status, max(width - 1, 20))
+
+    def table_lines(self, board: bool = True) -> list[str]:
+        """The table: the board (unless it stays on screen apart), the starter and the
+        count, and your cards, sorted: those you hold, or at a count those you count."""
         seen = self.view
         style = self.table.style
-        sides = [self.table.side_name(side) for side in range(seen.rules.sides)]
-        lines = score_bar(sides, seen.scores, seen.rules.target, style)
-        crib = "your" if seen.dealer == self.seat else self.table.whose(seen.dealer)
-        dealer = says(self.table.names[seen.dealer], "deals")
-        lines.append(f"Round {seen.round}: {dealer}, {crib} crib")
-        if seen.starter is not None:
+        lines = self.board(min(self.table.width, WIDE - 1)) if board else []  # it scrolls: small
+        if seen.starter is not None and seen.phase is not Phase.SHOW:
             pile = style.cards(seen.pile) if seen.pile else "-"
             lines.append(f"Starter {style.card(seen.starter)}   count {seen.count}: {pile}")
-        count = seen.count if seen.phase is Phase.PLAY else None
-        lines.append(f"Your hand: {hand_line(seen.hand, count, style)}")
+        if seen.phase is Phase.SHOW and seen.starter is not None:
+            what, cards = ("crib", seen.crib) if seen.crib else ("hand", seen.kept)
+            lines.append(
+                f"Your {what}: {style.cards(sorted(cards))}, starter {style.card(seen.starter)}"
+            )
+        else:
+            count = seen.count if seen.phase is Phase.PLAY else None
+            lines.append(f"Your hand: {hand_line(sorted(seen.hand), count, style)}")
         return lines
 
     # --- what a line means ------------------------------------------------------------
@@ -190,10 +269,11 @@ class GameUI:
         from cribcli.players import Level, computer
 
         seen = self.view
-        if seen.phase is Phase.SHOW:
-            self.say("No hints at the count: fifteens, pairs, runs, flush, nobs.")
-        elif seen.phase is Phase.DISCARD:
+        if seen.phase is Phase.DISCARD and self.my_turn:
             best = analyse(seen.hand, dealer=seen.is_dealer, players=seen.rules.players)[0]
+            if self.as_json:
+                self.emit({"event": "hint", **best.as_json()})
+                return
             self.say(
                 f"Hint: throw {self.table.style.cards(best.discard)}, keep "
                 f"{self.table.style.cards(best.keep)} (hand {best.hand:.2f}, crib "
@@ -201,7 +281,12 @@ class GameUI:
             )
         elif seen.phase is Phase.PLAY and self.my_turn:
             card = computer(Level.HARD, self.session.info.seed, self.seat).play(seen)
+            if self.as_json:
+                self.emit({"event": "hint", "lay": str(card)})
+                return
             self.say(f"Hint: lay {self.table.style.card(card)}")
+        elif seen.phase is Phase.SHOW:
+            self.say("No hints at the count: fifteens, pairs, runs, flush, nobs.")
         else:
             self.say("Nothing to hint at now.")
 
@@ -236,6 +321,17 @@ class GameUI:
     def quit(self) -> None:
         """Stop; the game is saved."""
         raise Quit
+
+
+def _fitted(say: Callable[[str], None], width: int) -> Callable[[str], None]:
+    """``say``, each line wrapped to the table's width at spaces (never mid-word)."""
+
+    def fitted(text: str) -> None:
+        for line in text.split("\n"):
+            for part in fit(line, width):
+                say(part)
+
+    return fitted
 
 
 COMMANDS = {

@@ -7,12 +7,13 @@ is decided once, by :func:`decide_style`, from the flags, the environment and th
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from cribcli.cards import Card
-from cribcli.scoring import COUNT_LIMIT, ShowScore
+from cribcli.scoring import COUNT_LIMIT, ShowItem, ShowScore
 from cribcli.tally import ROLES
 
 if TYPE_CHECKING:
@@ -30,6 +31,10 @@ def printable(text: str) -> str:
         return text
     return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
+
+WIDE = 80
+"""The width of a full terminal: from it the board has a hole for every point (below it,
+a cell for five), and the show is wrapped to it."""
 
 _RED = "31"
 _BOLD = "1"
@@ -143,6 +148,63 @@ def show_lines(score: ShowScore, style: Style = PLAIN, *, title: str | None = No
     return lines
 
 
+_PLURALS = {"fifteen": "fifteens", "pair": "pairs", "run": "runs"}
+
+
+def compact_show_lines(score: ShowScore, style: Style, title: str, width: int = WIDE) -> list[str]:
+    """A count in a few lines, for the table: ``Your hand 6♥ 8♣ 8♦ 10♦, K♠: 2`` and
+    its points by kind, each with its cards (``pair 2: 8♣8♦``), wrapped to ``width``
+    so that a whole show fits on a screen."""
+    cards = style.cards(sorted(score.hand))
+    head = f"{title} {cards}, {style.card(score.starter)}: {style.bold(str(score.total))}"
+    kinds: dict[str, list[ShowItem]] = {}
+    for item in score.items:
+        kinds.setdefault(item.kind.value, []).append(item)
+    joined = "" if style.unicode else "-"
+    parts = []
+    for kind, items in kinds.items():
+        name = _PLURALS.get(kind, kind) if len(items) > 1 else kind
+        combos = " ".join(style.cards(sorted(item.cards), sep=joined) for item in items)
+        parts.append(f"{name} {sum(item.points for item in items)}: {combos}")
+    body = "; ".join(parts) if parts else 'nothing (a "nineteen")'
+    wrap = max(width - 1, 30)
+    return [head, *_wrap_styled(body, wrap, indent="  ")]
+
+
+def fit(line: str, width: int) -> list[str]:
+    """A line wrapped at spaces to ``width`` seen columns, the lines after the first
+    indented two more than it: nothing breaks mid-word at any width."""
+    if _seen_len(line) <= width:
+        return [line]
+    body = line.lstrip(" ")
+    indent = " " * (len(line) - len(body))
+    first, *rest = _wrap_styled(body, width - len(indent), indent="")
+    if not rest:
+        return [indent + first]
+    again = _wrap_styled(" ".join(rest), width - len(indent) - 2, indent="")
+    return [indent + first, *(f"{indent}  {part}" for part in again)]
+
+
+def _wrap_styled(text: str, width: int, indent: str) -> list[str]:
+    """Wrap text that may hold colour codes, measuring only what is seen."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        trial = f"{line} {word}" if line else f"{indent}{word}"
+        if line and _seen_len(trial) > width:
+            lines.append(line)
+            trial = f"{indent}{word}"
+        line = trial
+    return lines + [line] if line else lines
+
+
+def _seen_len(text: str) -> int:
+    return len(_CODES.sub("", text))
+
+
+_CODES = re.compile("\x1b\\[[0-9;]*m")
+
+
 def show_line(score: ShowScore) -> str:
     """One line for a show, for scripts: the cards, the starter, the total, the subtotals."""
     subtotals = ", ".join(
@@ -215,23 +277,70 @@ def match_lines(report: Report) -> list[str]:
     return lines
 
 
-def peg_track(score: int, target: int, width: int, style: Style) -> str:
-    """A small peg track: ``[#####.......]`` (or blocks in Unicode)."""
-    filled = min(width, round(width * min(score, target) / target))
-    full, empty = ("\u2588", "\u2591") if style.unicode else ("#", ".")
-    return f"[{full * filled}{empty * (width - filled)}]"
+Pegs = tuple[int, int]
+"""A side's front peg (its score) and back peg (its score before the last points)."""
+
+
+def pegs_of(events: Iterable[object], sides: int) -> list[Pegs]:
+    """Each side's pegs after ``events``: the front peg moves on when the side scores, and
+    the back peg takes its old hole, as on a board."""
+    pegs = [(0, 0)] * sides
+    for event in events:
+        scores = getattr(event, "scores", None)
+        if scores is None:
+            continue
+        for side, score in enumerate(scores):
+            if score != pegs[side][0]:
+                pegs[side] = (score, pegs[side][0])
+    return pegs
+
+
+_HOLES = {True: ("\u00b7", "\u25cf", "\u25cb"), False: (".", "O", "o")}
+"""A hole, the front peg and the back peg: Unicode, or ASCII."""
+
+
+def board_lines(
+    sides: Sequence[tuple[str, Pegs]], target: int, style: Style, width: int = WIDE
+) -> list[str]:
+    """The peg board: each side's pegs on its street of holes, in groups of five.
+
+    At ``WIDE`` columns and more, a hole a point, 60 holes a row (two rows to 121: out
+    and back), a side's name and score in the margin; narrower, a cell for five holes, in
+    groups of six cells, on one row of 40 columns. The skunk line (a score under it is a
+    skunk) is drawn ``|`` where it falls inside a row."""
+    hole, front_peg, back_peg = _HOLES[style.unicode]
+    wide = width >= WIDE
+    per_cell, group, row_size = (1, 5, 60) if wide else (5, 6, target)
+    skunk_line = target - 30  # 91 to 121, 31 to 61: the first hole that is not a skunk
+    lines = []
+    for name, (front, back) in sides:
+        cells = []
+        for first in range(1, target, per_cell):  # the target's own hole is the game
+            holes = range(first, first + per_cell)
+            peg = style.bold(front_peg) if front in holes else back_peg if back in holes else hole
+            cells.append((first, peg))
+        for start in range(0, len(cells), row_size // per_cell):
+            row = cells[start : start + row_size // per_cell]
+            text = ""
+            for i in range(0, len(row), group):
+                if i:
+                    text += "|" if row[i][0] == skunk_line else " "
+                text += "".join(peg for _, peg in row[i : i + group])
+            if wide:
+                label = f"{name[:8]:<8}" if start == 0 else f"{front:>3}     "
+            else:
+                label = f"{name[:8]:<8}{front:>4}"
+            lines.append(f"{label} {text}")
+    return lines
 
 
 def score_bar(
-    names: Sequence[str], scores: Sequence[int], target: int, style: Style, width: int = 40
+    names: Sequence[str], scores: Sequence[int], target: int, style: Style, width: int = WIDE
 ) -> list[str]:
-    """One line a side: name, score out of the target, and its peg track."""
-    name_width = max(len(name) for name in names)
-    track = max(6, min(30, width - name_width - 12))
-    return [
-        f"{name:<{name_width}} {score:>3}/{target} {peg_track(score, target, track, style)}"
-        for name, score in zip(names, scores, strict=True)
-    ]
+    """One line a side: name, score out of the target, and its pegs (a cell for five
+    holes: this is the line mode's board, which scrolls)."""
+    pegs = [(score, score) for score in scores]
+    return board_lines(list(zip(names, pegs, strict=True)), target, style, min(width, WIDE - 1))
 
 
 def hand_line(hand: Sequence[Card], count: int | None, style: Style) -> str:

@@ -12,6 +12,8 @@ from prompt_toolkit.formatted_text import ANSI
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
+from prompt_toolkit.styles import Style
+from prompt_toolkit.utils import is_dumb_terminal
 
 from cribcli.store import reason
 from cribcli.ui.play import COMMANDS, GameUI, Quit
@@ -93,7 +95,10 @@ def run_repl(
     input: Input | None = None,
     output: Output | None = None,
 ) -> bool:
-    """Play at the prompt until the game ends (True); raises Quit on quit or Ctrl-D."""
+    """Play at the prompt until the game ends (True); raises Quit on quit or Ctrl-D.
+
+    The board stays on screen below the prompt, drawn to the terminal's width; after
+    each show the game waits for Enter before the next deal."""
     store = history_in(history, warn)
     session: PromptSession[str] = PromptSession(
         history=store,
@@ -101,29 +106,47 @@ def run_repl(
         complete_while_typing=False,
         input=input,
         output=output,
+        bottom_toolbar=lambda: ANSI("\n".join(ui.board(_width(session)))),
+        style=_STYLE,
     )
+    ui.wait = lambda: _after_show(ui, session)
+    board_below = not is_dumb_terminal()  # a dumb terminal draws no toolbar: the board scrolls
     shown_at = -1  # how many events had happened when the table was last drawn
     while True:
         ui.run_computers()
         if ui.session.over:
             return True
-        if ui.round_over:
-            ui.round_over = False
-            # Enter goes on; a command (quit, score...) works here too
-            text = _line(session, "Press Enter to go on ")
-            error = ui.handle(text)
-            if error:
-                ui.say(f"  {printable(error)}")
-            continue
         if shown_at != len(ui.session.events):
             shown_at = len(ui.session.events)
             ui.say("")
-            for line in ui.table_lines():
+            for line in ui.table_lines(board=not board_below):
                 ui.say(line)
         text = _line(session, f"{ui.prompt()}> ")
         error = ui.handle(text)
         if error:
             ui.say(f"  {printable(error)}")
+
+
+_STYLE = Style.from_dict({"bottom-toolbar": "noreverse"})
+"""The board below the prompt in the terminal's own colours, not reversed."""
+
+
+def _width(session: PromptSession[str]) -> int:
+    return session.app.output.get_size().columns
+
+
+def _after_show(ui: GameUI, session: PromptSession[str]) -> None:
+    """Wait for Enter before the next deal; a command (score, quit...) works here too."""
+    if ui.session.over:
+        return
+    while True:
+        text = _line(session, "Press Enter for the next deal> ")
+        if not text.strip():
+            return
+        if text.split()[0].lower() in COMMANDS:
+            ui.handle(text)
+        else:
+            ui.say("  press Enter for the next deal (or a command: score, log, help...)")
 
 
 def _line(session: PromptSession[str], message: str) -> str:
