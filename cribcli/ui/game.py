@@ -6,7 +6,6 @@ filed. What a game is, and keeping it, is the games service's (``cribcli.games``
 from __future__ import annotations
 
 import contextlib
-import json
 import shutil
 import sys
 import time
@@ -25,7 +24,7 @@ from cribcli.ui.console import warn
 from cribcli.ui.lines import ScriptError, run_lines
 from cribcli.ui.narrate import Table
 from cribcli.ui.play import GameUI, Quit
-from cribcli.ui.render import WIDE, daily_lines, decide_style
+from cribcli.ui.render import daily_lines, decide_style
 from cribcli.ui.signals import Stopped, stopped_by_signals
 
 PACE = 0.6
@@ -79,7 +78,6 @@ def play_game(options: PlayOptions) -> int:
 def _play(options: PlayOptions) -> int:
     places = Places.find(options.data_dir)
     interactive = options.script is None and options.stdin.isatty() and not options.as_json
-    say = _sayer(options.stdout)
     copy = None if options.log_path is None else Path(options.log_path)
     kind = options.kind
     with HeldGame(places, kind, warn, copy) as held:
@@ -91,17 +89,16 @@ def _play(options: PlayOptions) -> int:
         fresh = session is None
         if session is None:
             session = held.start(kind.info(_new_game(options, places, interactive), places))
-        else:
-            say(f"Carrying on your game (round {session.state.round}).")
         name = kind.filed_name(session.info)
         style = decide_style(
             options.stdout,
             ascii_only=options.ascii_only or options.as_json,
             color=False if (options.no_color or not interactive) else None,
         )
-        width = shutil.get_terminal_size().columns if interactive else WIDE
+        width = shutil.get_terminal_size().columns if interactive else None
         names = tuple(seat.name for seat in session.info.seats)
         table = Table(session.info.rules, names, style, viewer=0, width=width)
+        say: Callable[[str], None] = _sayer(options.stdout)
         if interactive:
             from cribcli.ui import repl
 
@@ -110,6 +107,8 @@ def _play(options: PlayOptions) -> int:
         ui = GameUI(session, 0, table, say=say, pause=pause, as_json=options.as_json)
         if fresh:
             ui.tell(session.events)  # the cut for deal and the first deal
+        else:
+            ui.say(f"Carrying on your game (round {session.state.round}).")
         carry_on = f"'{kind.command}' carries on"
         try:
             if interactive:
@@ -121,25 +120,25 @@ def _play(options: PlayOptions) -> int:
                 finished = run_lines(ui, lines, say)
         except Quit:
             saved = f"The game is saved: {carry_on} where you left off."
-            return _left(held.leave(name), say, saved)
+            return _left(held.leave(name), ui, saved)
         except ScriptError as error:
             warn(str(error))
-            _left(held.leave(name), say, "The game is saved as it stood before that line.")
+            _left(held.leave(name), ui, "The game is saved as it stood before that line.")
             return Exit.DATA
         except KeyboardInterrupt:
-            say("")
-            return _left(held.leave(name), say, f"Interrupted: the game is saved; {carry_on}.") or (
+            ui.say("")
+            return _left(held.leave(name), ui, f"Interrupted: the game is saved; {carry_on}.") or (
                 Exit.INTERRUPTED
             )
         except Stopped as stop:
             with contextlib.suppress(OSError):  # after a hangup there is no terminal
                 saved = f"Stopped: the game is saved; {carry_on}."
-                return _left(held.leave(name), say, saved) or Exit.signalled(stop.signum)
+                return _left(held.leave(name), ui, saved) or Exit.signalled(stop.signum)
             return Exit.signalled(stop.signum)
         if not finished:
             ended = f"The script ended before the game did: the game is saved; {carry_on}."
-            return _left(held.leave(name), say, None if options.as_json else ended)
-        return _filed(held.finish(session, name), held, options, say)
+            return _left(held.leave(name), ui, None if options.as_json else ended)
+        return _filed(held.finish(session, name), held, options, ui)
 
 
 def _new_game(options: PlayOptions, places: Places, interactive: bool) -> NewGame:
@@ -150,44 +149,46 @@ def _new_game(options: PlayOptions, places: Places, interactive: bool) -> NewGam
     return new
 
 
-def _left(left: Left, say: Callable[[str], None], saved: str | None) -> int:
+def _left(left: Left, ui: GameUI, saved: str | None) -> int:
     """Say how a game left before its end stands. Returns the exit status: 1 if it could
     not be saved where it lives (it was kept elsewhere, and that was told)."""
     if left.saved:
         if saved:
-            say(saved)
+            ui.say(saved)
         return Exit.OK
     if left.kept is None:
-        _show_log(left.text, say, as_json=False)
+        _show_log(left.text, ui)
     return Exit.DATA
 
 
-def _filed(filed: Filed, held: HeldGame, options: PlayOptions, say: Callable[[str], None]) -> int:
+def _filed(filed: Filed, held: HeldGame, options: PlayOptions, ui: GameUI) -> int:
     """Say where a finished game's log went; for a daily game, its result."""
     games = held.places.games
     if filed.path is None:
-        _show_log(held.saver.text, say, options.as_json)
-    elif options.as_json:
-        say(json.dumps({"event": "saved", "path": str(filed.path)}))
+        _show_log(held.saver.text, ui)
+    elif ui.as_json:
+        ui.emit({"event": "saved", "path": str(filed.path)})
     elif filed.path.parent == games:
-        say(f"The game's log is in {filed.path} ('cribbage replay --last' tells it again).")
-    if options.daily and not options.as_json and filed.ok:
+        ui.say(f"The game's log is in {filed.path} ('cribbage replay --last' tells it again).")
+    if options.daily and filed.ok:
         result = daily_result(held.places, options.daily, warn)
-        if result is not None:
+        if result is not None and ui.as_json:
+            ui.emit({"event": "daily", "share": result[0], "streak": result[1]})
+        elif result is not None:
             today = options.daily == datetime.now().date().isoformat()
             for line in daily_lines(*result, today=today):
-                say(line)
+                ui.say(line)
     return Exit.OK if filed.ok else Exit.DATA
 
 
-def _show_log(text: str, say: Callable[[str], None], as_json: bool) -> None:
+def _show_log(text: str, ui: GameUI) -> None:
     """The last resort for a log that could be written nowhere: show it whole."""
-    if as_json:
-        say(json.dumps({"event": "log", "text": text}))
+    if ui.as_json:
+        ui.emit({"event": "log", "text": text})
         return
-    say("The game's log, which could not be written to any file:")
+    ui.say("The game's log, which could not be written to any file:")
     for line in text.splitlines():
-        say(line)
+        ui.say(line)
 
 
 def _sayer(stream: TextIO) -> Callable[[str], None]:

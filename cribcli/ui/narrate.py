@@ -25,7 +25,7 @@ from cribcli.events import (
     Shown,
     StarterCut,
 )
-from cribcli.ui.render import PLAIN, WIDE, Style, compact_show_lines, printable, show_lines
+from cribcli.ui.render import PLAIN, Style, compact_show_lines, printable, show_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +40,8 @@ class Table:
 
     At a seat (a game being played), hands are sorted and each count of the show is told
     in a few lines (the replay tells the log as it is, item by item)."""
-    width: int = WIDE
-    """The terminal's width, which the counts of the show are wrapped to."""
+    width: int | None = None
+    """The terminal's width, which what is said is wrapped to; None (a pipe): no wrapping."""
 
     def __post_init__(self) -> None:
         # Names come from logs, which anyone can write: never let one reach the terminal raw.

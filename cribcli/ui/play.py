@@ -49,9 +49,13 @@ class GameUI:
         self.seat = seat
         self.table = table
         self._out = say
-        self.say = self._message if as_json else _fitted(say, table.width)
-        """Tell the player a line: wrapped to the table's width, or in JSON mode as a
-        ``message`` event."""
+        self.say = say
+        """Tell the player a line: wrapped to the table's width (if it has one), or in
+        JSON mode as a ``message`` event."""
+        if as_json:
+            self.say = self._message
+        elif table.width is not None:
+            self.say = _fitted(say, table.width)
         self.pause = pause
         self.as_json = as_json
         self.wait: Callable[[], None] | None = None
@@ -192,7 +196,8 @@ class GameUI:
         count, and your cards, sorted: those you hold, or at a count those you count."""
         seen = self.view
         style = self.table.style
-        lines = self.board(min(self.table.width, WIDE - 1)) if board else []  # it scrolls: small
+        width = min(self.table.width or WIDE, WIDE - 1)  # a board that scrolls is small
+        lines = self.board(width) if board else []
         if seen.starter is not None and seen.phase is not Phase.SHOW:
             pile = style.cards(seen.pile) if seen.pile else "-"
             lines.append(f"Starter {style.card(seen.starter)}   count {seen.count}: {pile}")
@@ -293,11 +298,11 @@ class GameUI:
     def show_hand(self) -> None:
         """Your cards, and what you threw."""
         seen = self.view
-        self.say(f"Your hand: {self.table.style.cards(seen.hand)}")
+        self.say(f"Your hand: {self.table.style.cards(sorted(seen.hand))}")
         if seen.discards:
-            self.say(f"In the crib from you: {self.table.style.cards(seen.discards)}")
+            self.say(f"In the crib from you: {self.table.style.cards(sorted(seen.discards))}")
         if seen.kept and seen.phase is Phase.PLAY:
-            self.say(f"For the show: {self.table.style.cards(seen.kept)}")
+            self.say(f"For the show: {self.table.style.cards(sorted(seen.kept))}")
 
     def show_score(self) -> None:
         """The scores."""

@@ -151,7 +151,9 @@ def show_lines(score: ShowScore, style: Style = PLAIN, *, title: str | None = No
 _PLURALS = {"fifteen": "fifteens", "pair": "pairs", "run": "runs"}
 
 
-def compact_show_lines(score: ShowScore, style: Style, title: str, width: int = WIDE) -> list[str]:
+def compact_show_lines(
+    score: ShowScore, style: Style, title: str, width: int | None = WIDE
+) -> list[str]:
     """A count in a few lines, for the table: ``Your hand 6♥ 8♣ 8♦ 10♦, K♠: 2`` and
     its points by kind, each with its cards (``pair 2: 8♣8♦``), wrapped to ``width``
     so that a whole show fits on a screen."""
@@ -167,8 +169,9 @@ def compact_show_lines(score: ShowScore, style: Style, title: str, width: int = 
         combos = " ".join(style.cards(sorted(item.cards), sep=joined) for item in items)
         parts.append(f"{name} {sum(item.points for item in items)}: {combos}")
     body = "; ".join(parts) if parts else 'nothing (a "nineteen")'
-    wrap = max(width - 1, 30)
-    return [head, *_wrap_styled(body, wrap, indent="  ")]
+    if width is None:
+        return [head, f"  {body}"]
+    return [head, *_wrap_styled(body, max(width - 1, 30), indent="  ")]
 
 
 def fit(line: str, width: int) -> list[str]:
