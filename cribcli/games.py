@@ -131,6 +131,16 @@ def describe(session: Session) -> str:
     return f"{seats}, {scores}, round {state.round}"
 
 
+def no_takebacks(info: GameInfo) -> str | None:
+    """Why moves cannot be taken back in this game (None: they can). A takeback is for
+    practice: not in the daily game, which everyone plays alike, nor under muggins."""
+    if daily.day_played(info):
+        return "no takebacks in the daily game: everyone plays it alike"
+    if info.rules.muggins:
+        return "no takebacks under muggins"
+    return None
+
+
 def computers(info: GameInfo) -> dict[int, Player]:
     """The computer players of a game, by seat."""
     return {

@@ -169,6 +169,8 @@ class GameInfo:
     """When the game began, as ISO 8601 text (given by the caller: the core has no clock)."""
     label: str | None = None
     """What kind of game it is, e.g. ``daily 2026-12-01`` (free text)."""
+    takebacks: int = 0
+    """How many times a move was taken back (``undo``, in a practice game)."""
 
 
 # --- the records: their fields are the log's keys ------------------------------------
@@ -238,6 +240,8 @@ def log_document(info: GameInfo, events: Iterable[Event]) -> dict[str, Any]:
         doc["started"] = info.started
     if info.label:
         doc["label"] = info.label
+    if info.takebacks:
+        doc["takebacks"] = info.takebacks
     doc["rules"] = {
         item.name: getattr(info.rules, item.name)
         for item in fields(Rules)
@@ -360,8 +364,16 @@ def loads(text: str) -> GameLog:
         seed=seed,
         started=_short_text(doc, "started"),
         label=_short_text(doc, "label"),
+        takebacks=_takebacks(doc),
     )
     return GameLog(info, rounds, result)
+
+
+def _takebacks(doc: dict[str, Any]) -> int:
+    value = doc.get("takebacks", 0)
+    if type(value) is not int or value < 0:
+        raise LogError("the log: `takebacks` is a number of takebacks, 0 or more")
+    return value
 
 
 def _seat(doc: object, where: str) -> Seat:

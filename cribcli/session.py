@@ -7,6 +7,7 @@ No files here: saving is the caller's ``save`` callback (the store writes it ato
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from cribcli.cards import Card
 from cribcli.engine import (
@@ -23,6 +24,7 @@ from cribcli.engine import (
     showing,
     view,
 )
+from cribcli.errors import CribbageError
 from cribcli.events import Event
 from cribcli.players.base import Player
 from cribcli.record import GameInfo, GameLog, dumps, replay
@@ -78,12 +80,15 @@ class Session:
         events: list[Event],
         computers: dict[int, Player],
         save: Callable[[str], None] | None = None,
+        actions: list[Action] | None = None,
     ) -> None:
         self.info = info
         self.state = state
         self.events = events
         self.computers = computers
         self._save = save
+        self.actions = actions if actions is not None else []
+        """Every action taken so far, in order (the game is these, folded)."""
 
     @classmethod
     def start(
@@ -108,7 +113,7 @@ class Session:
         """A game carried on from its log (raises LogError if the log is wrong)."""
         replayed = replay(log)
         assert replayed.state is not None
-        return cls(log.info, replayed.state, replayed.events, computers, save)
+        return cls(log.info, replayed.state, replayed.events, computers, save, replayed.actions)
 
     def save(self) -> None:
         """Hand the whole log to the saver."""
@@ -130,8 +135,37 @@ class Session:
         """Take an action (raises IllegalAction, changing nothing, if it is not legal)."""
         self.state, events = apply(self.state, action)
         self.events.extend(events)
+        self.actions.append(action)
         self.save()
         return events
+
+    def take_back(self, seat: int) -> list[Action]:
+        """Take back the seat's last action of this round, and every action after it (the
+        other seats' answers); the game is as it was before it. Returns what was taken
+        back. Raises CribbageError if the seat has not acted this round."""
+        state, events = new_game(self.info.rules, self.info.seed)
+        before: list[tuple[State, int]] = []  # the state before each action, events so far
+        for action in self.actions:
+            before.append((state, len(events)))
+            state, more = apply(state, action)
+            events.extend(more)
+        last = next(
+            (
+                i
+                for i in range(len(self.actions) - 1, -1, -1)
+                if self.actions[i].seat == seat and before[i][0].round == self.state.round
+            ),
+            None,
+        )
+        if last is None:
+            raise CribbageError("nothing of yours to take back in this round")
+        taken = self.actions[last:]
+        self.state, told = before[last]
+        self.events = events[:told]
+        self.actions = self.actions[:last]
+        self.info = replace(self.info, takebacks=self.info.takebacks + 1)
+        self.save()
+        return taken
 
     def computer_step(self) -> list[Event] | None:
         """Let the computer the game waits for act; None if it waits for a person."""

@@ -32,7 +32,7 @@ from cribcli.store import Places, StoreError, Warn, game_logs, read_text, write_
 from cribcli.tally import ROLES, Deal, Points, PointSums, Role, deals
 from cribcli.workers import spread
 
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 """Bumped whenever what is remembered of a game changes: an older index is rebuilt."""
 INDEX_LIMIT = 256 << 20
 """The most bytes the index may hold (a game takes about 300)."""
@@ -75,6 +75,8 @@ class GameRecord:
     """Each deal played to its end."""
     best_hand: int
     """The most the player's hand was worth at a show."""
+    takebacks: int = 0
+    """How many moves were taken back (a practice game's ``undo``)."""
 
     @property
     def won(self) -> bool:
@@ -105,7 +107,8 @@ class GameRecord:
             return None
         try:
             texts = [data[key] for key in ("name", "day", "daily", "level")]
-            numbers = [data[key] for key in ("players", "winner", "dealt", "best_hand")]
+            keys = ("players", "winner", "dealt", "best_hand", "takebacks")
+            numbers = [data[key] for key in keys]
             scores, skunks, deals = data["scores"], data["skunks"], data["deals"]
             if not all(type(text) is str and len(text) <= 200 for text in texts):
                 return None
@@ -123,10 +126,10 @@ class GameRecord:
                     return None
                 records.append(DealRecord(dealt, Points(*points)))
             name, day, daily_day, level = texts
-            players, winner, dealt, best_hand = numbers
+            players, winner, dealt, best_hand, takebacks = numbers
             return cls(
                 name, day, daily_day, level, players, winner, tuple(scores), tuple(skunks),
-                dealt, tuple(records), best_hand,
+                dealt, tuple(records), best_hand, takebacks,
             )  # fmt: skip
         except (KeyError, TypeError, ValueError):
             return None
@@ -171,6 +174,7 @@ def game_record(name: str, info: GameInfo, events: Sequence[Event]) -> GameRecor
             ),
             default=0,
         ),
+        takebacks=info.takebacks,
     )
 
 
@@ -353,6 +357,8 @@ class History:
     points: PointSums = field(default_factory=PointSums)
     best_hand: int = 0
     best_game: str = ""
+    with_takebacks: int = 0
+    """Games in which a move was taken back."""
     daily_streak: int = 0
     """Days in a row, up to today, with a finished daily game (of all games, whatever
     ``since``)."""
@@ -365,6 +371,7 @@ class History:
         self.by_level[game.level or "?"] = Played(level.played + 1, level.won + game.won)
         self.skunks_given += bool(game.skunk_given)
         self.skunks_taken += bool(game.skunk_taken)
+        self.with_takebacks += bool(game.takebacks)
         for deal in game.deals:
             self.points.add("dealer" if deal.dealt else "pone", deal.points)
         if game.best_hand > self.best_hand:
@@ -386,6 +393,7 @@ class History:
             "skunks_taken": self.skunks_taken,
             "per_deal": {role: self.per_deal(role) for role in ROLES},
             "best_hand": {"points": self.best_hand, "game": self.best_game},
+            "with_takebacks": self.with_takebacks,
             "daily_streak": self.daily_streak,
         }
 

@@ -159,3 +159,20 @@ def test_the_log_format_example_is_a_real_game() -> None:
     first, rest = shown.split("# ... the other rounds ...\n\n")
     assert text.startswith(first) and text.endswith(rest)
     assert first.count("[[rounds]]") == 1 and rest.startswith("[result]")
+
+
+def test_the_json_protocol_example_is_what_the_program_says(tmp_path: Path) -> None:
+    doc = (ROOT / "docs" / "json-protocol.md").read_text(encoding="utf-8")
+    session = doc.split("## An example session", 1)[1].split("```\n", 2)[1]
+    typed = [line[2:] for line in session.splitlines() if line.startswith("> ")]
+    said = [line for line in session.splitlines() if line.startswith("{")]
+    done = subprocess.run(
+        [sys.executable, "-m", "cribcli", "play", "--json", "--seed", "5", "--level", "normal"]
+        + ["--data-dir", str(tmp_path)],
+        input="\n".join(typed) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.stdout.splitlines() == said

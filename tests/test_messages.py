@@ -3,6 +3,7 @@ and options that contradict each other are refused, not quietly settled."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -140,3 +141,78 @@ def test_a_new_game_takes_only_what_a_daily_game_takes() -> None:
     info = daily.info(NewGame(level=Level.EASY, seed=3, name="Ann"), Places.find("/nowhere"))
     assert info.seed == "daily/2026-12-01" and info.seats[0].name == "Ann"
     assert info.seats[1].level is Level.HARD
+
+
+# --- takebacks ----------------------------------------------------------------------------
+
+
+def test_undo_takes_back_your_move_and_the_answers_to_it(cribbage: Run, tmp_path: Path) -> None:
+    typed = moves(7)
+    ui = at_the_table()
+    ui.handle(typed[0])
+    ui.run_computers()
+    before = (ui.session.state, len(ui.session.events), list(ui.session.actions))
+    said: list[str] = []
+    ui.say = said.append
+    assert ui.handle(typed[1]) is None  # a card laid: the computer answers it
+    ui.run_computers()
+    assert len(ui.session.actions) == len(before[2]) + 2
+    ui.handle("undo")
+    assert said[-1].startswith(f"Taken back: your {typed[1]}, Computer's ")
+    assert (ui.session.state, len(ui.session.events), ui.session.actions) == before
+    assert ui.session.info.takebacks == 1
+    # the same move again: the computer answers as it did (its choice is the position's)
+    ui.handle(typed[1])
+    ui.run_computers()
+    again = list(ui.session.actions)
+    ui.handle("undo")
+    ui.handle(typed[1])
+    ui.run_computers()
+    assert ui.session.actions == again
+
+
+def test_undo_goes_back_no_further_than_the_round(cribbage: Run) -> None:
+    ui = at_the_table()
+    said: list[str] = []
+    ui.say = said.append
+    ui.handle("undo")
+    assert said[-1] == "nothing of yours to take back in this round"
+
+
+def test_no_takebacks_in_the_daily_game_nor_under_muggins(cribbage: Run, tmp_path: Path) -> None:
+    daily = cribbage(
+        "daily", "--date", "2026-11-30", "--data-dir", str(tmp_path / "d"), stdin="undo\nquit\n"
+    )
+    assert "no takebacks in the daily game" in daily.out
+    muggins = cribbage(
+        "play", "--muggins", "--seed", "7", "--data-dir", str(tmp_path / "m"), stdin="undo\n"
+    )
+    assert "no takebacks under muggins" in muggins.out
+
+
+def test_a_game_with_takebacks_says_so_in_its_log_and_in_stats(
+    cribbage: Run, tmp_path: Path
+) -> None:
+    typed = moves(7)
+    script = "\n".join([typed[0], typed[1], "undo", *typed[1:]]) + "\n"
+    result = cribbage(
+        "play", "--seed", "7", "--level", "normal", "--data-dir", str(tmp_path), stdin=script
+    )
+    assert result.status == 0, result.err
+    log = next((tmp_path / "games").glob("*.toml")).read_text(encoding="utf-8")
+    assert "\ntakebacks = 1\n" in log
+    # the log holds the moves that stood: the game is the one played without the takeback
+    plain = cribbage(
+        "play", "--seed", "7", "--level", "normal", "--data-dir", str(tmp_path / "plain"),
+        stdin="\n".join(typed) + "\n",
+    )  # fmt: skip
+    assert plain.status == 0
+    other = next((tmp_path / "plain" / "games").glob("*.toml")).read_text(encoding="utf-8")
+
+    def moves_only(text: str) -> list[str]:
+        dropped = ("started", "takebacks")
+        return [line for line in text.splitlines() if not line.startswith(dropped)]
+
+    assert moves_only(log) == moves_only(other)
+    stats = cribbage("stats", "--json", "--data-dir", str(tmp_path))
+    assert json.loads(stats.out)["with_takebacks"] == 1

@@ -261,10 +261,10 @@ class GameUI:
         if not self.my_turn:
             return []
         if seen.phase is Phase.DISCARD:
-            return [str(card) for card in seen.hand]
+            return [str(card) for card in sorted(seen.hand)]
         if seen.phase is not Phase.PLAY:
             return []
-        return [str(card) for card in playable(seen.hand, seen.count)]
+        return [str(card) for card in sorted(playable(seen.hand, seen.count))]
 
     # --- commands -------------------------------------------------------------------
 
@@ -317,6 +317,36 @@ class GameUI:
             for line in narrate(event, self.table):
                 self.say(line)
 
+    def undo(self) -> None:
+        """Take back your last move, and the answers to it (practice games, this round)."""
+        from cribcli.games import no_takebacks
+
+        why = no_takebacks(self.session.info)
+        if why is None:
+            try:
+                taken = self.session.take_back(self.seat)
+            except CribbageError as error:
+                why = str(error)
+            else:
+                style = self.table.style
+                parts = []
+                for action in taken:
+                    whose = "your" if action.seat == self.seat else self.table.whose(action.seat)
+                    if isinstance(action, Play):
+                        parts.append(f"{whose} {style.card(action.card)}")
+                    elif isinstance(action, Discard):
+                        shown = (
+                            f" {style.cards(sorted(action.cards))}"
+                            if action.seat == self.seat
+                            else ""
+                        )
+                        parts.append(f"{whose} discard{shown}")
+                    else:
+                        parts.append(f"{whose} count")
+                self.say(f"Taken back: {', '.join(parts)}.")
+                return
+        self.say(why)
+
     def show_help(self) -> None:
         """What can be typed."""
         self.say("Type cards (5H, 10D, TD, 5h) to discard or to lay, or a command:")
@@ -348,6 +378,7 @@ COMMANDS = {
         Command("log", "this round so far", GameUI.show_log),
         Command("tips", "advice on playing well", lambda ui: ui.say(TIPS)),
         Command("rules", "the rules in brief", lambda ui: ui.say(RULES)),
+        Command("undo", "take back your last move (practice games)", GameUI.undo),
         Command("help", "this list", GameUI.show_help),
         Command("quit", "save the game and leave; it carries on next time", GameUI.quit),
     )

@@ -366,6 +366,8 @@ def stats_lines(history: History) -> list[str]:
         ]
     share = 100 * history.wins / history.games
     lines = [f"Games: {history.games} played, {history.wins} won ({share:.0f}%)"]
+    if history.with_takebacks:
+        lines[0] += f"; {history.with_takebacks} with moves taken back"
     for level, (played, won) in sorted(history.by_level.items()):
         lines.append(f"  against {printable(level)}: {played} played, {won} won")
     lines.append(f"Skunks: {history.skunks_given} given, {history.skunks_taken} taken")
