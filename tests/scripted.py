@@ -22,7 +22,7 @@ def moves(
 ) -> list[str]:
     """Every line a person types for a whole game (seat 0 plays like the easy computer).
 
-    With ``enter``, an empty line where the REPL says "Press Enter to go on" (after a show).
+    With ``enter``, an empty line where the REPL waits for Enter (after a show).
     With ``muggins``, the person counts each hand and crib, ``miss`` points short.
     """
     rules = Rules(players=players, target=target, cut_for_deal=players > 2, muggins=muggins)

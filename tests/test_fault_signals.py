@@ -32,7 +32,9 @@ from cribcli.record import loads, replay
 from tests.scripted import moves
 
 ROOT = Path(__file__).resolve().parents[1]
-PROMPT = re.compile(r"(Put \d in the crib>|Your play, count \d+>|Press Enter to go on)\s*$")
+PROMPT = re.compile(
+    r"(Put \d in the crib>|Your play, count \d+>|Press Enter for the next deal>)\s*$"
+)
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 STTY_LINE = re.compile(r"^[0-9a-f]+(?::[0-9a-f]+)+\r?$", re.MULTILINE)
 PASTE_ON, PASTE_OFF = "\x1b[?2004h", "\x1b[?2004l"

@@ -18,7 +18,7 @@ from cribcli.record import loads, replay
 from tests.scripted import moves
 
 # prompt_toolkit draws the trailing space of a prompt as a cursor move: match without it
-PROMPT = r"(Put \d in the crib>|Your play, count \d+>|Press Enter to go on)"
+PROMPT = r"(Put \d in the crib>|Your play, count \d+>|Press Enter for the next deal>)"
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 

@@ -16,7 +16,7 @@ from cribcli.events import CribFromDeck, Dealt, Discarded, Event, RoundEnded, Sh
 from cribcli.session import Session
 from cribcli.ui.narrate import Table, narrate, says
 from cribcli.ui.render import WIDE, board_lines, fit, hand_line, pegs_of
-from cribcli.ui.texts import RULES, TIPS
+from cribcli.ui.texts import RULES, TIPS, page
 
 
 class Quit(Exception):
@@ -376,8 +376,8 @@ COMMANDS = {
         Command("hand", "your cards", GameUI.show_hand),
         Command("score", "the scores", GameUI.show_score),
         Command("log", "this round so far", GameUI.show_log),
-        Command("tips", "advice on playing well", lambda ui: ui.say(TIPS)),
-        Command("rules", "the rules in brief", lambda ui: ui.say(RULES)),
+        Command("tips", "advice on playing well", lambda ui: ui.say(page(TIPS, ui.table.width))),
+        Command("rules", "the rules in brief", lambda ui: ui.say(page(RULES, ui.table.width))),
         Command("undo", "take back your last move (practice games)", GameUI.undo),
         Command("help", "this list", GameUI.show_help),
         Command("quit", "save the game and leave; it carries on next time", GameUI.quit),
