@@ -82,6 +82,16 @@ def check_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
         raise click.BadParameter(str(error), ctx, param) from None
 
 
+def confirm(question: str, default: bool) -> bool:
+    """A yes-or-no question on the terminal, wrapped to its width (and room for ``[Y/n]``)."""
+    import shutil
+
+    from cribcli.ui.render import fit
+
+    width = shutil.get_terminal_size().columns - len(" [Y/n]: ")
+    return click.confirm("\n".join(fit(question, max(width, 20))), default=default)
+
+
 def style_options(command: F) -> F:
     """The two options every command that draws cards shares: --ascii and --no-color."""
     command = click.option("--no-color", is_flag=True, help="No colour (also: NO_COLOR set).")(
@@ -254,7 +264,7 @@ Examples:
   cribbage play --json --new < moves.txt   JSON lines, one event a line
 \b
 At the prompt, type cards (5H JD to discard, 7S to lay; Tab completes) or a
-command: hint, hand, score, log, tips, rules, help, quit.
+command: hint, hand, score, log, tips, rules, undo, help, quit.
 """
 
 LEVEL_CHOICE = click.Choice([str(level) for level in Level])
@@ -308,7 +318,8 @@ def play(
 ) -> None:
     """Play cribbage against the computer.
 
-    On a terminal, a prompt with card completion (Tab), history and a score bar; from a
+    On a terminal, a prompt with card completion (Tab) and history, and a peg board below
+    it; from a
     pipe or with --script, plain lines in and plain text out, so a game can be scripted
     and its transcript compared. The game is saved after every move: 'cribbage play'
     resumes it, and a finished game's log is kept with your other games.
@@ -341,7 +352,7 @@ def play(
         script=script,
         as_json=as_json,
         data_dir=data_dir,
-        ask=lambda question, default: click.confirm(question, default=default),
+        ask=confirm,
         choose_level=lambda default: click.prompt(
             "How strong a computer?", type=LEVEL_CHOICE, default=default
         ),
@@ -404,6 +415,9 @@ def daily(
             raise DataError(f"the daily game for {day} is not finished yet")
         click.echo(result[0])
         return
+    if result is not None and as_json:
+        click.echo(json.dumps({"event": "daily", "share": result[0], "streak": result[1]}))
+        return
     if result is not None:
         for line in daily_lines(*result, today=day == date.today().isoformat()):
             click.echo(line)
@@ -411,13 +425,14 @@ def daily(
     options = PlayOptions(
         new=NewGame(name=name, muggins=muggins),
         daily=day,
+        today=date.today().isoformat(),
         ascii_only=ascii_only,
         no_color=no_color,
         fast=fast,
         script=script,
         as_json=as_json,
         data_dir=data_dir,
-        ask=lambda question, default: click.confirm(question, default=default),
+        ask=confirm,
     )
     click.get_current_context().exit(play_game(options))
 
@@ -432,9 +447,12 @@ Examples:
 
 @cli.command(epilog=STATS_EXAMPLES)
 @click.option("--since", metavar="YYYY-MM-DD", help="Only games played on or after this date.")
+@click.option(
+    "--without-takebacks", is_flag=True, help="Leave out games in which a move was taken back."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the history as JSON.")
 @data_dir_option
-def stats(since: str | None, as_json: bool, data_dir: str | None) -> None:
+def stats(since: str | None, without_takebacks: bool, as_json: bool, data_dir: str | None) -> None:
     """Your history, from the logs of your finished games.
 
     Games played and won by computer level, skunks given and taken, your average points a
@@ -468,7 +486,12 @@ def stats(since: str | None, as_json: bool, data_dir: str | None) -> None:
             bars[0].update(1)
 
         total = history_of(
-            places, since=since or "", today=date.today().isoformat(), warn=warn, progress=progress
+            places,
+            since=since or "",
+            today=date.today().isoformat(),
+            warn=warn,
+            takebacks=not without_takebacks,
+            progress=progress,
         )
     if as_json:
         click.echo(json.dumps(total.as_json()))
@@ -656,9 +679,10 @@ def discard_advice(
     from cribcli.engine import target_of
     from cribcli.ui.render import advice_lines, decide_style
 
-    if dealer == pone:
-        said = "both --dealer and --pone" if dealer else "whose crib it is"
-        raise UserError(f"say {said}: --dealer (yours) or --pone (theirs), not both")
+    if dealer and pone:
+        raise UserError("--dealer and --pone contradict each other: give one")
+    if not dealer and not pone:
+        raise UserError("say whose crib it is: --dealer (yours) or --pone (theirs)")
     if short and position is None:
         raise UserError("--short goes with --score: it says the scores are out of 61")
     try:

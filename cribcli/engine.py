@@ -110,11 +110,16 @@ class Rules:
         """The side a seat scores for."""
         return seat % self.sides
 
+    @property
+    def skunk_line(self) -> int:
+        """The first score that is not a skunk: 91 to 121, 31 to 61."""
+        return self.target - 30
+
     def skunk(self, score: int) -> Skunk:
         """What a losing score is: "double skunk", "skunk" or "" (to 121: 60 / 90; to 61: 30)."""
-        if self.target == FULL_GAME:
-            return "double skunk" if score <= 60 else "skunk" if score <= 90 else ""
-        return "skunk" if score <= 30 else ""
+        if score >= self.skunk_line:
+            return ""
+        return "double skunk" if self.target == FULL_GAME and score <= 60 else "skunk"
 
 
 class Phase(Enum):

@@ -123,12 +123,17 @@ class Kind:
 
 
 def describe(session: Session) -> str:
-    """A game in a few words: ``You v Computer (hard), 45-38, round 4``."""
+    """A game in a few words, side by side: ``You 45 v Computer 38 (hard), round 4``
+    (with four players, ``You & Partner 45 v Left & Right 38``)."""
     info, state = session.info, session.state
+    rules = info.rules
     level = next((seat.level for seat in info.seats if seat.level), None)
-    seats = " v ".join(seat.name for seat in info.seats) + (f" ({level})" if level else "")
-    scores = "-".join(str(score) for score in state.scores)
-    return f"{seats}, {scores}, round {state.round}"
+    sides = [
+        " & ".join(seat.name for s, seat in enumerate(info.seats) if rules.side_of(s) == side)
+        for side in range(rules.sides)
+    ]
+    scores = " v ".join(f"{name} {score}" for name, score in zip(sides, state.scores, strict=True))
+    return f"{scores}{f' ({level})' if level else ''}, round {state.round}"
 
 
 def no_takebacks(info: GameInfo) -> str | None:

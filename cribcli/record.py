@@ -371,9 +371,13 @@ def loads(text: str) -> GameLog:
 
 def _takebacks(doc: dict[str, Any]) -> int:
     value = doc.get("takebacks", 0)
-    if type(value) is not int or value < 0:
-        raise LogError("the log: `takebacks` is a number of takebacks, 0 or more")
+    if type(value) is not int or not 0 <= value <= TAKEBACKS_LIMIT:
+        raise LogError(f"the log: `takebacks` is a number from 0 to {TAKEBACKS_LIMIT}")
     return value
+
+
+TAKEBACKS_LIMIT = 100_000
+"""More takebacks than a game could hold (a game has a few hundred moves)."""
 
 
 def _seat(doc: object, where: str) -> Seat:

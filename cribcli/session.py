@@ -142,7 +142,9 @@ class Session:
     def take_back(self, seat: int) -> list[Action]:
         """Take back the seat's last action of this round, and every action after it (the
         other seats' answers); the game is as it was before it. Returns what was taken
-        back. Raises CribbageError if the seat has not acted this round."""
+        back. Raises CribbageError if the seat has not acted this round, or if its last
+        action was the discard and the starter has been cut since: what is seen stays
+        seen, so a discard stands once the starter is turned."""
         state, events = new_game(self.info.rules, self.info.seed)
         before: list[tuple[State, int]] = []  # the state before each action, events so far
         for action in self.actions:
@@ -159,6 +161,8 @@ class Session:
         )
         if last is None:
             raise CribbageError("nothing of yours to take back in this round")
+        if before[last][0].starter is None and self.state.starter is not None:
+            raise CribbageError("the starter is turned: your discard stands")
         taken = self.actions[last:]
         self.state, told = before[last]
         self.events = events[:told]

@@ -398,12 +398,17 @@ class History:
         }
 
 
-def history(games: Sequence[GameRecord], since: str = "", today: str = "") -> History:
+def history(
+    games: Sequence[GameRecord], since: str = "", today: str = "", takebacks: bool = True
+) -> History:
     """The sums of the games played on or after ``since`` (YYYY-MM-DD; all if empty),
-    and the daily streak up to ``today``."""
+    without the games that had takebacks unless ``takebacks``, and the daily streak up
+    to ``today``."""
     total = History(daily_streak=_streak(games, today) if today else 0)
     for game in games:
         if since and (not game.day or game.day < since):
+            continue
+        if game.takebacks and not takebacks:
             continue
         total.add(game)
     return total
@@ -419,11 +424,13 @@ def history_of(
     since: str,
     today: str,
     warn: Warn,
+    takebacks: bool = True,
     progress: Callable[[int, int], None] | None = None,
 ) -> History:
     """The player's history: every finished game in their games folder counted (see
     :func:`records`)."""
-    return history(records(places.games, places.index, warn=warn, progress=progress), since, today)
+    found = records(places.games, places.index, warn=warn, progress=progress)
+    return history(found, since, today, takebacks)
 
 
 def daily_result(places: Places, day: str, warn: Warn) -> tuple[str, int] | None:

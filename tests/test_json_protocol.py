@@ -43,7 +43,7 @@ def drive(home: Path, *options: str, mistake: bool = False) -> list[dict[str, An
             if wrong:
                 held = set(event["hand"])
                 stranger = next(c for c in ("AS", "2S", "3S", "4S", "5S", "6S") if c not in held)
-                answer, wrong = stranger, False
+                answer, wrong = f"{stranger} {event['hand'][0]}", False  # one card not held
             elif event["waiting_for"] == "discard":
                 answer = " ".join(event["hand"][: event["throw"]])
             else:
@@ -74,7 +74,7 @@ def test_a_wrong_answer_is_told_and_asked_again(tmp_path: Path) -> None:
     errors = [i for i, event in enumerate(read) if event["event"] == "error"]
     assert len(errors) == 1
     error = read[errors[0]]
-    assert "not in your hand" in error["message"] or "not" in error["message"]
+    assert error["message"].endswith(" is not in your hand")
     assert read[errors[0] + 1]["event"] == "prompt"  # the same question, whole
     assert read[errors[0] + 1]["waiting_for"] == read[errors[0] - 1]["waiting_for"]
 
@@ -94,3 +94,84 @@ def test_hints_and_commands_answer_in_json(tmp_path: Path) -> None:
     hint = next(line for line in lines if line["event"] == "hint")
     assert len(hint["discard"]) == 2
     assert kinds.count("prompt") == 4  # asked again, whole, after each command
+
+
+def test_a_muggins_game_counted_from_the_json(tmp_path: Path) -> None:
+    """At a count the prompt says what is counted; the driver counts it right."""
+    from cribcli.cards import parse_cards
+    from cribcli.scoring import score_show
+
+    with subprocess.Popen(
+        [sys.executable, "-m", "cribcli", "play", "--json", "--muggins", "--seed", "5"]
+        + ["--level", "normal", "--data-dir", str(tmp_path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    ) as child:
+        assert child.stdin is not None and child.stdout is not None
+        counted = 0
+        for line in child.stdout:
+            event = json.loads(line)
+            if event["event"] != "prompt":
+                continue
+            if event["waiting_for"] == "count":
+                what = event["counting"]
+                cards = parse_cards(what["cards"])
+                show = score_show(
+                    cards, parse_cards([event["starter"]])[0], crib=what["what"] == "crib"
+                )
+                answer, counted = str(show.total), counted + 1
+            elif event["waiting_for"] == "discard":
+                answer = " ".join(event["hand"][: event["throw"]])
+            else:
+                answer = event["playable"][0]
+            child.stdin.write(answer + "\n")
+            child.stdin.flush()
+        child.stdin.close()
+        assert child.wait(timeout=60) == 0
+    assert counted > 3
+
+
+def test_undo_in_json_says_what_was_taken_back(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "cribcli", "play", "--json", "--seed", "5", "--level", "normal"]
+        + ["--data-dir", str(tmp_path)],
+        input="3C 7D\n4S\nundo\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    back = next(line for line in lines if line["event"] == "taken_back")
+    assert back["moves"][0] == {"seat": 0, "card": "4S"}
+    assert all(move["seat"] == 1 and "card" in move for move in back["moves"][1:])
+    after = lines[lines.index(back) + 1]
+    assert after["event"] == "prompt" and "4S" in after["hand"]
+
+
+@pytest.mark.slow
+def test_a_daily_game_already_played_answers_in_json(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    from tests.scripted import moves
+
+    play = subprocess.run(
+        [sys.executable, "-m", "cribcli", "daily", "--json", "--date", "2026-11-30"]
+        + ["--data-dir", str(tmp_path)],
+        input="\n".join(moves("daily/2026-11-30", "hard")) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert play.returncode == 0, play.stderr
+    assert json.loads(play.stdout.splitlines()[-1])["event"] == "daily"
+    again = subprocess.run(
+        [sys.executable, "-m", "cribcli", "daily", "--json", "--date", "2026-11-30"]
+        + ["--data-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    result = json.loads(again.stdout)
+    assert result["event"] == "daily" and result["share"].startswith("cribbage daily 2026-11-30: ")

@@ -21,6 +21,7 @@ from tests.conftest import Run
 from tests.scripted import moves
 
 ROOT = Path(__file__).resolve().parent.parent
+NAMES4 = ("You", "Left", "Partner", "Right")
 
 
 def saved_game(tmp_path: Path, cribbage: Run, typed: int = 3) -> Places:
@@ -42,8 +43,9 @@ def test_saying_no_to_carrying_on_names_the_game_and_asks_before_abandoning(
     with HeldGame(places, Kind(), warn) as held:
         kept = held.carry_on(abandon=False, new_options=["seed"], ask=no)
     assert kept is not None and places.save().exists()  # two noes: the game stays
-    assert asked[0].startswith("A game is in progress: You v Computer (hard), ")
-    assert ", round 1. Carry it on?" in asked[0] or ", round 2. Carry it on?" in asked[0]
+    assert asked[0].startswith("A game is in progress: You ")
+    assert " v Computer " in asked[0] and " (hard), round " in asked[0]
+    assert asked[0].endswith(". Carry it on?")
     assert asked[1] == "Abandon that game for good, and start a new one?"
     with HeldGame(places, Kind(), warn) as held:
         answers = iter([False, True])
@@ -54,7 +56,14 @@ def test_saying_no_to_carrying_on_names_the_game_and_asks_before_abandoning(
 def test_a_game_described() -> None:
     info = GameInfo(Rules(), (Seat("You"), Seat("Computer", "computer", Level.HARD)), 7)
     session = Session.start(info, {1: computer("hard", 7, 1)})
-    assert describe(session) == "You v Computer (hard), 0-0, round 1"
+    assert describe(session) == "You 0 v Computer 0 (hard), round 1"
+    four = GameInfo(
+        Rules(players=4, cut_for_deal=True),
+        tuple(Seat(n, "computer", Level.EASY) if n != "You" else Seat(n) for n in NAMES4),
+        7,
+    )
+    partners = Session.start(four, {s: computer("easy", 7, s) for s in (1, 2, 3)})
+    assert describe(partners).startswith("You & Partner 0 v Left & Right 0 (easy), round 1")
 
 
 def at_the_table(muggins: bool = False) -> GameUI:
@@ -98,14 +107,24 @@ def test_cribbage_alone_prints_the_help(cribbage: Run) -> None:
 @pytest.mark.parametrize(
     ("words", "says"),
     [
-        (["discard-advice", "5H", "5S", "JD", "4C", "2S", "KH", "--dealer", "--pone"], "not both"),
-        (["discard-advice", "5H", "5S", "JD", "4C", "2S", "KH", "--dealer", "--short"], "--score"),
-        (["replay", "--last", "game.toml"], "not both"),
+        (
+            ["discard-advice", "5H", "5S", "JD", "4C", "2S", "KH", "--dealer", "--pone"],
+            "cribbage: --dealer and --pone contradict each other: give one\n",
+        ),
+        (
+            ["discard-advice", "5H", "5S", "JD", "4C", "2S", "KH"],
+            "cribbage: say whose crib it is: --dealer (yours) or --pone (theirs)\n",
+        ),
+        (
+            ["discard-advice", "5H", "5S", "JD", "4C", "2S", "KH", "--dealer", "--short"],
+            "cribbage: --short goes with --score: it says the scores are out of 61\n",
+        ),
+        (["replay", "--last", "game.toml"], "cribbage: give a game log or --last, not both\n"),
     ],
 )
 def test_contradicting_options_are_refused(cribbage: Run, words: list[str], says: str) -> None:
     result = cribbage(*words)
-    assert result.status == 2 and says in result.err and result.err.count("\n") == 1
+    assert result.status == 2 and result.err == says
 
 
 def test_the_scores_after_a_round_read_in_english(cribbage: Run, tmp_path: Path) -> None:
@@ -177,6 +196,52 @@ def test_undo_goes_back_no_further_than_the_round(cribbage: Run) -> None:
     ui.say = said.append
     ui.handle("undo")
     assert said[-1] == "nothing of yours to take back in this round"
+    for line in moves(7)[:5]:  # the whole first round: a discard and four cards laid
+        ui.handle(line)
+        ui.run_computers()
+    assert ui.view.round == 2 and ui.session.actions
+    before = list(ui.session.actions)
+    ui.handle("undo")
+    assert said[-1] == "nothing of yours to take back in this round"
+    assert ui.session.actions == before
+
+
+def test_a_discard_stands_once_the_starter_is_turned() -> None:
+    """Taking the discard back after the cut would let you throw again knowing the
+    starter: what is seen stays seen."""
+    ui = at_the_table()
+    said: list[str] = []
+    ui.say = said.append
+    ui.handle(moves(7)[0])
+    ui.run_computers()
+    assert ui.view.starter is not None
+    before = list(ui.session.actions)
+    ui.handle("undo")
+    assert said[-1] == "the starter is turned: your discard stands"
+    assert ui.session.actions == before
+
+
+def test_the_crib_says_who_threw_what_after_an_undo_and_after_a_resume(
+    cribbage: Run, tmp_path: Path
+) -> None:
+    typed = moves(7)
+    script = "\n".join([typed[0], typed[1], "undo", *typed[1:5]]) + "\n"
+    once = cribbage(
+        "play", "--seed", "7", "--level", "normal", "--data-dir", str(tmp_path / "u"), stdin=script
+    )
+    assert "  thrown: 3S JC from you, AH 7D from Computer\n" in once.out
+    cribbage(
+        "play",
+        "--seed",
+        "7",
+        "--level",
+        "normal",
+        "--data-dir",
+        str(tmp_path / "r"),
+        stdin="\n".join(typed[:3]),
+    )
+    resumed = cribbage("play", "--data-dir", str(tmp_path / "r"), stdin="\n".join(typed[3:5]))
+    assert "  thrown: 3S JC from you, AH 7D from Computer\n" in resumed.out
 
 
 def test_no_takebacks_in_the_daily_game_nor_under_muggins(cribbage: Run, tmp_path: Path) -> None:

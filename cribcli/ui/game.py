@@ -6,12 +6,12 @@ filed. What a game is, and keeping it, is the games service's (``cribcli.games``
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
@@ -44,6 +44,8 @@ class PlayOptions:
     """--new: abandon the saved game (after asking, on a terminal)."""
     daily: str | None = None
     """The date (YYYY-MM-DD) of a daily game: its own save, seed, level and name."""
+    today: str = ""
+    """Today's date, YYYY-MM-DD (the command line reads the clock)."""
     ascii_only: bool = False
     no_color: bool = False
     fast: bool = False
@@ -95,7 +97,7 @@ def _play(options: PlayOptions) -> int:
             ascii_only=options.ascii_only or options.as_json,
             color=False if (options.no_color or not interactive) else None,
         )
-        width = shutil.get_terminal_size().columns if interactive else None
+        width = _columns(options.stdout) if interactive else None
         names = tuple(seat.name for seat in session.info.seats)
         table = Table(session.info.rules, names, style, viewer=0, width=width)
         say: Callable[[str], None] = _sayer(options.stdout)
@@ -175,8 +177,7 @@ def _filed(filed: Filed, held: HeldGame, options: PlayOptions, ui: GameUI) -> in
         if result is not None and ui.as_json:
             ui.emit({"event": "daily", "share": result[0], "streak": result[1]})
         elif result is not None:
-            today = options.daily == datetime.now().date().isoformat()
-            for line in daily_lines(*result, today=today):
+            for line in daily_lines(*result, today=options.daily == options.today):
                 ui.say(line)
     return Exit.OK if filed.ok else Exit.DATA
 
@@ -189,6 +190,14 @@ def _show_log(text: str, ui: GameUI) -> None:
     ui.say("The game's log, which could not be written to any file:")
     for line in text.splitlines():
         ui.say(line)
+
+
+def _columns(stream: TextIO) -> int:
+    """The terminal's width, as the terminal says it (not a stale $COLUMNS)."""
+    try:
+        return os.get_terminal_size(stream.fileno()).columns
+    except (OSError, ValueError):
+        return shutil.get_terminal_size().columns
 
 
 def _sayer(stream: TextIO) -> Callable[[str], None]:

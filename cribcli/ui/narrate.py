@@ -81,7 +81,8 @@ def narrate(event: Event, table: Table) -> list[str]:
         return lines
     if isinstance(event, Discarded):
         if table.sees(event.seat):
-            return [f"{names[event.seat]} put {style.cards(event.cards)} in the crib."]
+            cards = event.cards if table.viewer is None else sorted(event.cards)
+            return [f"{names[event.seat]} put {style.cards(cards)} in the crib."]
         count = len(event.cards)
         return [f"{names[event.seat]} put {count} card{'s' if count > 1 else ''} in the crib."]
     if isinstance(event, CribFromDeck):

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from cribcli.cards import Card, parse_cards
-from cribcli.engine import Claim, Discard, Phase, Play, View, playable, view
+from cribcli.engine import Action, Claim, Discard, Phase, Play, View, playable, view
 from cribcli.errors import CribbageError
 from cribcli.events import CribFromDeck, Dealt, Discarded, Event, RoundEnded, Shown, event_json
 from cribcli.session import Session
@@ -55,46 +55,48 @@ class GameUI:
         if as_json:
             self.say = self._message
         elif table.width is not None:
-            self.say = _fitted(say, table.width)
+            self.say = _fitted(say, lambda: self.table.width or WIDE)
         self.pause = pause
         self.as_json = as_json
         self.wait: Callable[[], None] | None = None
         """Called once a round's show has been told, before the next deal is (the REPL
         waits for Enter there); None: go straight on."""
-        self._thrown: list[tuple[str, tuple[Card, ...]]] = []
-        """This round's crib: who put which cards in it."""
-        self._last: Event | None = None
+        self.told = len(session.events)
+        """How many of the session's events have been told (a new game's first deal is
+        told by the caller): the board shows the game as far as it has been told."""
 
     # --- what happens ------------------------------------------------------------------
 
     def tell(self, events: list[Event]) -> None:
-        """Say what happened, from this seat's side of the table."""
-        for event in events:
-            if isinstance(event, Dealt):
-                self._thrown = []
-            elif isinstance(event, Discarded):
-                self._thrown.append((self._whom(event.seat), event.cards))
-            elif isinstance(event, CribFromDeck):
-                self._thrown.append(("the deck", (event.card,)))
+        """Say what happened, from this seat's side of the table. ``events`` are the
+        latest of the session's."""
+        first = len(self.session.events) - len(events)
+        for number, event in enumerate(events, start=first):
+            previous = self.session.events[number - 1] if number else None
+            self.told = number + 1
             if self.as_json:
                 self.emit(self._public_json(event))
                 continue
-            if isinstance(event, Shown) and not isinstance(self._last, Shown):
+            if isinstance(event, Shown) and not isinstance(previous, Shown):
                 self.say("")  # the show begins
-            self._last = event
             for line in narrate(event, self.table):
                 self.say(line)
             if isinstance(event, Shown) and event.show.is_crib:
-                style = self.table.style
-                throws = ", ".join(
-                    f"{cards} from {who}"
-                    for who, cards in (
-                        (who, style.cards(sorted(cards))) for who, cards in self._thrown
-                    )
-                )
-                self.say(f"  thrown: {throws}")
+                self.say(f"  thrown: {self._thrown(number)}")
             if isinstance(event, RoundEnded) and self.wait is not None:
                 self.wait()
+
+    def _thrown(self, upto: int) -> str:
+        """Who put which cards in this round's crib, from the round's events."""
+        events = self.session.events[:upto]
+        start = max(i for i, e in enumerate(events) if isinstance(e, Dealt))
+        style, parts = self.table.style, []
+        for event in events[start:]:
+            if isinstance(event, Discarded):
+                parts.append(f"{style.cards(sorted(event.cards))} from {self._whom(event.seat)}")
+            elif isinstance(event, CribFromDeck):
+                parts.append(f"{style.card(event.card)} from the deck")
+        return ", ".join(parts)
 
     def emit(self, data: dict[str, object]) -> None:
         """One JSON line (line mode with --json)."""
@@ -129,6 +131,15 @@ class GameUI:
             what, cards = ("crib", seen.crib) if seen.crib else ("hand", seen.kept)
             data["counting"] = {"what": what, "cards": [str(card) for card in sorted(cards)]}
         return data
+
+    def _move(self, action: Action) -> dict[str, object]:
+        """A move taken back, as a program may see it (another seat's discard unseen)."""
+        if isinstance(action, Play):
+            return {"seat": action.seat, "card": str(action.card)}
+        if isinstance(action, Discard):
+            cards = [str(c) for c in sorted(action.cards)] if action.seat == self.seat else None
+            return {"seat": action.seat, "discard": cards}
+        return {"seat": action.seat, "count": action.points}
 
     def _whom(self, seat: int) -> str:
         return "you" if seat == self.seat else self.table.names[seat]
@@ -178,17 +189,22 @@ class GameUI:
         return "Game over"
 
     def board(self, width: int = WIDE) -> list[str]:
-        """The state at a glance: the peg board, who deals, what each side needs."""
-        seen = self.view
-        rules, style = seen.rules, self.table.style
+        """The state at a glance, as far as it has been told: the peg board, who deals,
+        what each side needs."""
+        rules, style = self.session.info.rules, self.table.style
+        told = self.session.events[: self.told]
+        dealt = next((e for e in reversed(told) if isinstance(e, Dealt)), None)
         sides = [self.table.side_name(side) for side in range(rules.sides)]
-        pegs = pegs_of(self.session.events, rules.sides)
-        lines = board_lines(list(zip(sides, pegs, strict=True)), rules.target, style, width)
-        dealer = says(self.table.names[seen.dealer], "deals")
+        pegs = pegs_of(told, rules.sides)
+        board = list(zip(sides, pegs, strict=True))
+        lines = board_lines(board, rules.target, rules.skunk_line, style, width)
         needs = ", ".join(
             f"{side} {rules.target - front}" for side, (front, _) in zip(sides, pegs, strict=True)
         )
-        status = f"Round {seen.round}: {dealer}. To go: {needs}. Skunk line {rules.target - 30}."
+        status = f"To go: {needs}. Skunk line {rules.skunk_line}."
+        if dealt is not None:
+            dealer = says(self.table.names[dealt.dealer], "deals")
+            status = f"Round {dealt.round}: {dealer}. {status}"
         return lines + textwrap.wrap(status, max(width - 1, 20))
 
     def table_lines(self, board: bool = True) -> list[str]:
@@ -280,8 +296,8 @@ class GameUI:
                 self.emit({"event": "hint", **best.as_json()})
                 return
             self.say(
-                f"Hint: throw {self.table.style.cards(best.discard)}, keep "
-                f"{self.table.style.cards(best.keep)} (hand {best.hand:.2f}, crib "
+                f"Hint: throw {self.table.style.cards(sorted(best.discard))}, keep "
+                f"{self.table.style.cards(sorted(best.keep))} (hand {best.hand:.2f}, crib "
                 f"{best.crib:.2f}, net {best.net:.2f})"
             )
         elif seen.phase is Phase.PLAY and self.my_turn:
@@ -311,7 +327,7 @@ class GameUI:
 
     def show_log(self) -> None:
         """This round so far."""
-        events = self.session.events
+        events = self.session.events[: self.told]
         start = max(i for i, e in enumerate(events) if isinstance(e, Dealt))
         for event in events[start:]:
             for line in narrate(event, self.table):
@@ -328,6 +344,10 @@ class GameUI:
             except CribbageError as error:
                 why = str(error)
             else:
+                self.told = len(self.session.events)
+                if self.as_json:
+                    self.emit({"event": "taken_back", "moves": [self._move(a) for a in taken]})
+                    return
                 style = self.table.style
                 parts = []
                 for action in taken:
@@ -358,12 +378,13 @@ class GameUI:
         raise Quit
 
 
-def _fitted(say: Callable[[str], None], width: int) -> Callable[[str], None]:
-    """``say``, each line wrapped to the table's width at spaces (never mid-word)."""
+def _fitted(say: Callable[[str], None], width: Callable[[], int]) -> Callable[[str], None]:
+    """``say``, each line wrapped at spaces (never mid-word) to the width the table has
+    when it is said (a terminal can be resized)."""
 
     def fitted(text: str) -> None:
         for line in text.split("\n"):
-            for part in fit(line, width):
+            for part in fit(line, width()):
                 say(part)
 
     return fitted

@@ -167,11 +167,17 @@ def compact_show_lines(
     for kind, items in kinds.items():
         name = _PLURALS.get(kind, kind) if len(items) > 1 else kind
         combos = " ".join(style.cards(sorted(item.cards), sep=joined) for item in items)
-        parts.append(f"{name} {sum(item.points for item in items)}: {combos}")
+        label = f"{name} {sum(item.points for item in items)}:".replace(" ", _KEEP)
+        parts.append(f"{label} {combos}")
     body = "; ".join(parts) if parts else 'nothing (a "nineteen")'
     if width is None:
-        return [head, f"  {body}"]
-    return [head, *_wrap_styled(body, max(width - 1, 30), indent="  ")]
+        return [head, f"  {body}".replace(_KEEP, " ")]
+    lines = _wrap_styled(body, max(width - 1, 30), indent="  ")
+    return [head, *(line.replace(_KEEP, " ") for line in lines)]
+
+
+_KEEP = "\u00a0"
+"""Joins words that a line must not part (``his nobs 1:``) while it is wrapped."""
 
 
 def fit(line: str, width: int) -> list[str]:
@@ -303,18 +309,21 @@ _HOLES = {True: ("\u00b7", "\u25cf", "\u25cb"), False: (".", "O", "o")}
 
 
 def board_lines(
-    sides: Sequence[tuple[str, Pegs]], target: int, style: Style, width: int = WIDE
+    sides: Sequence[tuple[str, Pegs]],
+    target: int,
+    skunk_line: int,
+    style: Style,
+    width: int = WIDE,
 ) -> list[str]:
     """The peg board: each side's pegs on its street of holes, in groups of five.
 
-    At ``WIDE`` columns and more, a hole a point, 60 holes a row (two rows to 121: out
-    and back), a side's name and score in the margin; narrower, a cell for five holes, in
-    groups of six cells, on one row of 40 columns. The skunk line (a score under it is a
-    skunk) is drawn ``|`` where it falls inside a row."""
+    At ``WIDE`` columns and more, a hole a point in two rows, out and back (60 holes a
+    row to 121, 30 to 61), a side's name and score in the margin; narrower, a cell for
+    five holes, in groups of six cells, on one row of 40 columns. The skunk line (the
+    first hole that is not a skunk) is drawn ``|`` where it falls inside a row."""
     hole, front_peg, back_peg = _HOLES[style.unicode]
     wide = width >= WIDE
-    per_cell, group, row_size = (1, 5, 60) if wide else (5, 6, target)
-    skunk_line = target - 30  # 91 to 121, 31 to 61: the first hole that is not a skunk
+    per_cell, group, row_size = (1, 5, (target - 1) // 2) if wide else (5, 6, target)
     lines = []
     for name, (front, back) in sides:
         cells = []
@@ -335,15 +344,6 @@ def board_lines(
                 label = f"{name[:8]:<8}{front:>4}"
             lines.append(f"{label} {text}")
     return lines
-
-
-def score_bar(
-    names: Sequence[str], scores: Sequence[int], target: int, style: Style, width: int = WIDE
-) -> list[str]:
-    """One line a side: name, score out of the target, and its pegs (a cell for five
-    holes: this is the line mode's board, which scrolls)."""
-    pegs = [(score, score) for score in scores]
-    return board_lines(list(zip(names, pegs, strict=True)), target, style, min(width, WIDE - 1))
 
 
 def hand_line(hand: Sequence[Card], count: int | None, style: Style) -> str:

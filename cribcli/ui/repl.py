@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from prompt_toolkit import PromptSession, print_formatted_text
@@ -113,6 +114,7 @@ def run_repl(
     board_below = not is_dumb_terminal()  # a dumb terminal draws no toolbar: the board scrolls
     shown_at = -1  # how many events had happened when the table was last drawn
     while True:
+        ui.table = replace(ui.table, width=_width(session))  # the terminal may be resized
         ui.run_computers()
         if ui.session.over:
             return True
@@ -126,6 +128,10 @@ def run_repl(
         if error:
             ui.say(f"  {printable(error)}")
 
+
+_BETWEEN_DEALS = ("score", "log", "rules", "tips", "help", "quit")
+"""What can be done while the show is on screen (the next deal is not told yet: nothing
+that would show it, or act in it)."""
 
 _STYLE = Style.from_dict({"bottom-toolbar": "noreverse"})
 """The board below the prompt in the terminal's own colours, not reversed."""
@@ -143,10 +149,10 @@ def _after_show(ui: GameUI, session: PromptSession[str]) -> None:
         text = _line(session, "Press Enter for the next deal> ")
         if not text.strip():
             return
-        if text.split()[0].lower() in COMMANDS:
+        if text.split()[0].lower() in _BETWEEN_DEALS:
             ui.handle(text)
         else:
-            ui.say("  press Enter for the next deal (or a command: score, log, help...)")
+            ui.say("  press Enter for the next deal (or score, log, rules, tips, help, quit)")
 
 
 def _line(session: PromptSession[str], message: str) -> str:
