@@ -19,6 +19,19 @@ DECISION = {"waiting_for", "prompt", "seat", "round", "dealer", "scores", "hand"
 DECISION |= {"count", "pile", "starter"}
 
 
+def scripted(home: Path, *typed: str) -> list[dict[str, Any]]:
+    """The JSON lines of seed 5 against normal, given these lines: each must parse."""
+    done = subprocess.run(
+        [sys.executable, "-m", "cribcli", "play", "--json", "--seed", "5", "--level", "normal"]
+        + ["--data-dir", str(home)],
+        input="\n".join(typed) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
 def drive(home: Path, *options: str, mistake: bool = False) -> list[dict[str, Any]]:
     """Play a whole game through the protocol: throw the first cards held, lay the first
     card that can be laid. With ``mistake``, first answer one question with a card not
@@ -80,15 +93,7 @@ def test_a_wrong_answer_is_told_and_asked_again(tmp_path: Path) -> None:
 
 
 def test_hints_and_commands_answer_in_json(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "cribcli", "play", "--json", "--seed", "5", "--level", "normal"]
-        + ["--data-dir", str(tmp_path)],
-        input="hint\nhand\nscore\nquit\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    lines = scripted(tmp_path, "hint", "hand", "score", "quit")
     kinds = [line["event"] for line in lines]
     assert "hint" in kinds and "message" in kinds
     hint = next(line for line in lines if line["event"] == "hint")
@@ -134,15 +139,7 @@ def test_a_muggins_game_counted_from_the_json(tmp_path: Path) -> None:
 
 
 def test_undo_in_json_says_what_was_taken_back(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "cribcli", "play", "--json", "--seed", "5", "--level", "normal"]
-        + ["--data-dir", str(tmp_path)],
-        input="3C 7D\n4S\nundo\nquit\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    lines = scripted(tmp_path, "3C 7D", "4S", "undo", "quit")
     back = next(line for line in lines if line["event"] == "taken_back")
     assert back["moves"][0] == {"seat": 0, "card": "4S"}
     assert all(move["seat"] == 1 and "card" in move for move in back["moves"][1:])
