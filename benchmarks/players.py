@@ -68,6 +68,12 @@ def advice_command_time() -> None:
         "cribbage discard-advice ...",
         cribbage("discard-advice", "5H", "5S", "JD", "4C", "2S", "KH", "--dealer"),
     )
+    report_wall_time(
+        "cribbage peg-advice ... (a lead: four cards each to search)",
+        cribbage(
+            "peg-advice", "4H", "5S", "6D", "JC", "--pone", "-s", "2C", "--thrown", "9C", "KD"
+        ),
+    )
 
 
 if __name__ == "__main__":

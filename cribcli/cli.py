@@ -705,6 +705,96 @@ def discard_advice(
     click.echo(f"Crib model: {CRIB_MODEL}.")
 
 
+PEG_EXAMPLES = """\b
+Examples:
+  cribbage peg-advice 4H 5S 6D JC --dealer --laid "them 10S" -s 2C --thrown 9C KD
+  cribbage peg-advice 4H 5S 6D JC --pone -s 2C --thrown 9C KD       (your lead)
+  cribbage peg-advice 5S 6D JC --pone --laid "me 4H them 8C" -s 2C --thrown 9C KD
+  cribbage peg-advice 4H 5S JC --dealer --laid "them KS me 6D them 7H" -s 2C --thrown 9C KD
+  cribbage peg-advice 4H 5S --pone --laid "me 10S them 9H me 8C them 3C" -s 2C --thrown 9C KD
+  cribbage peg-advice 4H 5S 6D JC --dealer --laid "them 10S" -s 2C --thrown 9C KD --json
+"""
+
+
+@cli.command("peg-advice", epilog=PEG_EXAMPLES)
+@click.argument("cards", nargs=-1, metavar="CARDS...", shell_complete=complete_cards)
+@click.option("--dealer", is_flag=True, help="The crib is yours (the other player led).")
+@click.option("--pone", is_flag=True, help="The crib is the other player's (you led).")
+@click.option(
+    "--laid",
+    default="",
+    metavar="PLAYS",
+    help='The cards laid this round, in order, each after who laid it: "them 10S me 4H".',
+)
+@click.option(
+    "-s",
+    "--starter",
+    required=True,
+    metavar="CARD",
+    help="The starter (the cut card).",
+    shell_complete=complete_cards,
+)
+@click.option(
+    "--thrown",
+    required=True,
+    nargs=2,
+    metavar="CARD CARD",
+    help="The two cards you put in the crib.",
+    shell_complete=complete_cards,
+)
+@click.option("--top", type=click.IntRange(min=1), metavar="N", help="Show only the best N.")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
+@style_options
+def peg_advice(
+    cards: tuple[str, ...],
+    dealer: bool,
+    pone: bool,
+    laid: str,
+    starter: str,
+    thrown: tuple[str, str],
+    top: int | None,
+    as_json: bool,
+    ascii_only: bool,
+    no_color: bool,
+) -> None:
+    """Rank each card you could lay by the points it is expected to net this round.
+
+    CARDS are the cards you still hold; --laid gives the cards laid so far this round,
+    yours and theirs, in order (after a go or 31, go on with the next count: the counts
+    are worked out). For each card you could lay now: the points it makes as it is laid,
+    and its net, your points less theirs for the rest of this round's play, on average
+    over the hands the other player could hold given what you have seen (the cards it
+    laid, the gos it said, your own cards and the starter), both sides laying their best,
+    as the hard computer searches it. Two players only.
+    """
+    from cribcli.coach import Moment, parse_laid
+    from cribcli.coach import peg_advice as advise_lay
+    from cribcli.ui.render import decide_style, peg_lines
+
+    if dealer and pone:
+        raise UserError("--dealer and --pone contradict each other: give one")
+    if not dealer and not pone:
+        raise UserError("say whose crib it is: --dealer (yours) or --pone (theirs)")
+    try:
+        moment = Moment(
+            tuple(parse_cards(cards)),
+            parse_laid(laid),
+            Card.parse(starter),
+            tuple(parse_cards(thrown)),
+            dealer=dealer,
+        )
+        advice = advise_lay(moment)
+    except CribbageError as error:  # all of it typed on the command line
+        raise UserError(str(error)) from None
+    shown = advice.values[:top] if top else advice.values
+    if as_json:
+        click.echo(json.dumps([lay.as_json() for lay in shown]))
+        return
+    style = decide_style(sys.stdout, ascii_only=ascii_only, no_color=no_color)
+    for line in peg_lines(advice, shown, style):
+        click.echo(line)
+
+
 MATCH_EXAMPLES = """\b
 Examples:
   cribbage match normal easy --games 200

@@ -695,6 +695,7 @@ def test_any_card_token(token: str) -> None:
 WORDS = [
     "score",
     "discard-advice",
+    "peg-advice",
     "replay",
     "daily",
     "stats",
@@ -715,6 +716,9 @@ WORDS = [
     "--json",
     "--dealer",
     "--pone",
+    "--laid",
+    "them 10S",
+    "--thrown",
     "--players",
     "3",
     "--top",

@@ -118,22 +118,26 @@ class HardPlayer(NormalPlayer):
         if not draws:
             return super().play(view)
         samples = tally(draws)
-        other_out = (1 - view.seat) in view.passed
-        held = tuple(sorted(card.rank for card in view.hand))
         ranks = sorted({card.rank for card in options})
         if min(mine, theirs) <= ENDGAME:
             ranks = self._likeliest_wins(view, tally(draws[:WIN_DEALS]), ranks)
-        hands: Counter[tuple[int, ...]] = Counter()
-        for (their_held, _), weight in samples.items():
-            hands[their_held] += weight
-        totals: Counter[int] = Counter()
-        for their_held, weight in hands.items():
-            for rank in ranks:
-                totals[rank] += weight * after_play(
-                    rank, held, their_held, pile, view.count, other_out
-                )
+        totals = _lay_totals(view, samples, ranks)
         best_rank = max(ranks, key=lambda rank: (totals[rank], -rank))
         return next(card for card in options if card.rank == best_rank)
+
+    def lay_values(self, view: View) -> dict[Card, float]:
+        """What each card that can be laid is expected to net in the rest of this play:
+        its points less the other player's, both playing their best, averaged over the
+        hands the other could hold given what this seat has seen (two players)."""
+        options = view.playable()
+        draws = self._sample_hands(view)
+        if not draws:
+            return {}
+        samples = tally(draws)
+        ranks = sorted({card.rank for card in options})
+        totals = _lay_totals(view, samples, ranks)
+        weight = sum(samples.values())
+        return {card: totals[card.rank] / weight for card in options}
 
     def _likeliest_wins(
         self,
@@ -191,6 +195,21 @@ class HardPlayer(NormalPlayer):
             sample = Sample(tuple(sorted(card.rank for card in held)), tuple(sorted(thrown)))
             draws.append((sample, 10 if likely else 1))
         return draws
+
+
+def _lay_totals(view: View, samples: Counter[Sample], ranks: list[int]) -> Counter[int]:
+    """Each rank's net points over the sampled hands, weighted (the sum, not the mean)."""
+    held = tuple(sorted(card.rank for card in view.hand))
+    pile = pile_ranks(view)
+    other_out = (1 - view.seat) in view.passed
+    hands: Counter[tuple[int, ...]] = Counter()
+    for (their_held, _), weight in samples.items():
+        hands[their_held] += weight
+    totals: Counter[int] = Counter()
+    for their_held, weight in hands.items():
+        for rank in ranks:
+            totals[rank] += weight * after_play(rank, held, their_held, pile, view.count, other_out)
+    return totals
 
 
 def tally(draws: Iterable[tuple[Sample, int]]) -> Counter[Sample]:

@@ -18,6 +18,7 @@ from cribcli.tally import ROLES
 
 if TYPE_CHECKING:
     from cribcli.analysis import Advice, DiscardValue
+    from cribcli.coach import LayValue, PegAdvice
     from cribcli.match import Report
     from cribcli.stats import History
 
@@ -250,6 +251,27 @@ def advice_lines(advice: Advice, values: Sequence[DiscardValue], style: Style = 
         if reach:
             line += f"  {100 * value.chance_at_least(need or 0):7.1f}%"
         line = line.rstrip()
+        lines.append(style.bold(line) if i == 0 else line)
+    return lines
+
+
+def peg_lines(advice: PegAdvice, values: Sequence[LayValue], style: Style = PLAIN) -> list[str]:
+    """The lay table (``values``, the advice's or its best few): card, points now, net;
+    the best marked."""
+    if advice.pile:
+        where = f"The count is {advice.count}: {style.cards(advice.pile)}."
+        if advice.their_go:
+            where += " They said go."
+    else:
+        where = "You lead: the count is 0."
+    lines = [
+        where,
+        "Net: your points less theirs for the rest of this play, both laying their best.",
+        "   lay    now     net",
+    ]
+    for i, lay in enumerate(values):
+        mark = "*" if i == 0 else " "
+        line = f" {mark} {_column((lay.card,), 5, style)}{lay.now:4}{lay.net:+8.2f}"
         lines.append(style.bold(line) if i == 0 else line)
     return lines
 
