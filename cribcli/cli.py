@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
@@ -25,7 +26,8 @@ from cribcli.players import Level
 from cribcli.scoring import HAND_SIZE, ShowScore, hand_and_starter, score_show
 
 if TYPE_CHECKING:
-    from cribcli.record import GameInfo
+    from cribcli.coach import Review
+    from cribcli.record import GameInfo, Replay
 
 
 class UserError(click.ClickException):
@@ -262,9 +264,10 @@ Examples:
   cribbage play --players 4              you and a partner against two computers
   cribbage play --seed 7 --level normal < moves.txt > transcript.txt
   cribbage play --json --new < moves.txt   JSON lines, one event a line
+  cribbage play --coach                  what your costly decisions cost, after each show
 \b
 At the prompt, type cards (5H JD to discard, 7S to lay; Tab completes) or a
-command: hint, hand, score, log, tips, rules, undo, help, quit.
+command: hint, hand, score, log, tips, rules, undo, review, help, quit.
 """
 
 LEVEL_CHOICE = click.Choice([str(level) for level in Level])
@@ -290,6 +293,11 @@ LEVEL_CHOICE = click.Choice([str(level) for level in Level])
 )
 @style_options
 @click.option("--fast", is_flag=True, help="No pause between the computer's moves.")
+@click.option(
+    "--coach/--no-coach",
+    default=None,
+    help="After each show, what your costly decisions lost (remembered).",
+)
 @click.option("--new", is_flag=True, help="Abandon the saved game (after asking) and start anew.")
 @click.option(
     "--log",
@@ -310,6 +318,7 @@ def play(
     ascii_only: bool,
     no_color: bool,
     fast: bool,
+    coach: bool | None,
     new: bool,
     log_path: str | None,
     script: TextIO | None,
@@ -348,6 +357,7 @@ def play(
         ascii_only=ascii_only,
         no_color=no_color,
         fast=fast,
+        coach=coach,
         log_path=log_path,
         script=script,
         as_json=as_json,
@@ -539,28 +549,11 @@ def replay(
     breaks the rules or disagrees with itself is named with the round and the action where
     it goes wrong (exit status 1). A log that stops mid-game replays as far as it goes.
     """
-    from cribcli import record
     from cribcli.events import event_json
     from cribcli.ui.narrate import Table, narrate
     from cribcli.ui.render import decide_style
 
-    if last and log is not None:
-        raise UserError("give a game log or --last, not both")
-    if last:
-        from cribcli.store import Places, latest_game
-        from cribcli.ui.console import warn
-
-        found = latest_game(Places.find(data_dir).games, warn)
-        if found is None:
-            raise DataError("no finished game yet: play one with 'cribbage play'")
-        log = str(found)
-    if log is None:
-        raise UserError("give a game log to replay, '-' for standard input, or --last")
-    text = _read_text(log)
-    try:
-        replayed = record.replay(record.loads(text))
-    except CribbageError as error:
-        raise DataError(f"{log}: {error}") from None
+    replayed = _replayed(log, last, data_dir, "to replay")
     if quiet:
         return
     events = replayed.told(round_number)
@@ -585,6 +578,145 @@ def replay(
         else:
             click.echo("")
             click.echo(stop)
+
+
+def _replayed(log: str | None, last: bool, data_dir: str | None, what: str) -> Replay:
+    """The game a command is given, LOG or --last, read and replayed through the rules
+    (a log that breaks them is a data error, named with where it goes wrong)."""
+    return _found_and_replayed(log, last, data_dir, what)[0]
+
+
+def _found_and_replayed(
+    log: str | None, last: bool, data_dir: str | None, what: str
+) -> tuple[Replay, str]:
+    """:func:`_replayed`, and the log's path as given (or found, for --last)."""
+    from cribcli import record
+
+    if last and log is not None:
+        raise UserError("give a game log or --last, not both")
+    if last:
+        from cribcli.store import Places, latest_game
+        from cribcli.ui.console import warn
+
+        found = latest_game(Places.find(data_dir).games, warn)
+        if found is None:
+            raise DataError("no finished game yet: play one with 'cribbage play'")
+        log = str(found)
+    if log is None:
+        raise UserError(f"give a game log {what}, '-' for standard input, or --last")
+    text = _read_text(log)
+    try:
+        return record.replay(record.loads(text)), log
+    except CribbageError as error:
+        raise DataError(f"{log}: {error}") from None
+
+
+REVIEW_EXAMPLES = """\b
+Examples:
+  cribbage review --last                     your last game, decision by decision
+  cribbage review game.toml --round 3        one round
+  cribbage review game.toml --seat 1 --open  the other seat, and each lay with all known
+  cribbage review --last --json | jq -c 'select(.mark == "blunder")'
+  cribbage review --last --json | tail -1 | jq .summary.lost_per_deal
+"""
+
+
+@cli.command(epilog=REVIEW_EXAMPLES)
+@click.argument("log", metavar="LOG", required=False, type=click.Path(allow_dash=True))
+@click.option("--last", is_flag=True, help="Review the game you finished last.")
+@click.option(
+    "--seat",
+    type=click.IntRange(0, 3),
+    metavar="N",
+    help="Review seat N's decisions (default: your seat, the first human one).",
+)
+@click.option(
+    "--round", "round_number", type=click.IntRange(min=1), metavar="N", help="Only round N."
+)
+@click.option(
+    "--open",
+    "open_play",
+    is_flag=True,
+    help="Also judge each card laid with every card known, as a second column.",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="One JSON object a decision, then the summary."
+)
+@data_dir_option
+@style_options
+def review(
+    log: str | None,
+    last: bool,
+    seat: int | None,
+    round_number: int | None,
+    open_play: bool,
+    as_json: bool,
+    data_dir: str | None,
+    ascii_only: bool,
+    no_color: bool,
+) -> None:
+    """Mark each decision of a game by what it cost.
+
+    Each throw is judged against the best by the hard computer's measure: the hand and the
+    crib as discard-advice counts them (the crib against a good player's throw) and the
+    pegging the kept cards are worth; near the end, by the chance of winning, a chance
+    lost counted in points. Each card laid is judged by the play search over the hands the
+    other side could hold given what the seat had seen (never a hidden card); under
+    muggins each count is judged by the points given away. Marks: slip, inaccuracy,
+    mistake, blunder, by the points lost (see the manual). LOG is a game log, '-' for
+    standard input.
+    """
+    from cribcli.coach import default_seat
+    from cribcli.coach import review as review_game
+    from cribcli.ui.render import decide_style, review_lines
+
+    replayed, path = _found_and_replayed(log, last, data_dir, "to review")
+    info = replayed.log.info
+    steps = len(replayed.actions)
+    with contextlib.ExitStack() as stack:
+        bars: list[Any] = []
+        began = time.monotonic()
+
+        def step() -> None:
+            if not bars and sys.stderr.isatty() and time.monotonic() - began > 0.5:
+                bar = click.progressbar(length=steps, label="Reviewing", file=sys.stderr)
+                bars.append(stack.enter_context(bar))
+            if bars:
+                bars[0].update(1)
+
+        judged = review_game(
+            info,
+            replayed.actions,
+            default_seat(info) if seat is None else seat,
+            round_number=round_number,
+            open_play=open_play,
+            on_step=step,
+        )
+    if judged.seat == 0 and round_number is None and replayed.finished and path != "-":
+        _remember_review(Path(path), data_dir, replayed, judged)
+    if as_json:
+        for decision in judged.decisions:
+            click.echo(json.dumps(decision.as_json()))
+        click.echo(json.dumps(judged.summary_json()))
+        return
+    style = decide_style(sys.stdout, ascii_only=ascii_only, no_color=no_color)
+    click.echo(_game_title(info))
+    for line in review_lines(judged, info, style):
+        click.echo(line)
+
+
+def _remember_review(path: Path, data_dir: str | None, replayed: Replay, judged: Review) -> None:
+    """A review of one of your finished games counts in ``stats``: remembered with it."""
+    from cribcli.stats import remember
+    from cribcli.store import Places
+
+    places = Places.find(data_dir)
+    try:
+        ours = path.resolve().parent == places.games.resolve()
+    except OSError:
+        return
+    if ours:
+        remember(places.index, path, replayed.log.info, replayed.events, judged.as_lost())
 
 
 def _game_title(info: GameInfo) -> str:

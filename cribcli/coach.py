@@ -1,5 +1,4 @@
-"""The coach: what a decision in the play is worth, for ``cribbage peg-advice`` (and the
-review of a game, which judges each card laid the same way).
+"""The coach: what a decision is worth, for ``cribbage peg-advice`` and ``cribbage review``.
 
 A moment of the play is given as a player knows it: the cards held, the cards laid this
 round in order and by whom, the starter, the cards thrown, who deals. Each card that can
@@ -9,14 +8,31 @@ the other player could hold that fit everything seen: never a hidden card.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from cribcli.cards import Card, check_distinct, deck
-from cribcli.engine import IllegalAction, Phase, Play, Rules, View, apply, new_game, view
+from cribcli.engine import (
+    Action,
+    Discard,
+    IllegalAction,
+    Phase,
+    Play,
+    Rules,
+    State,
+    View,
+    apply,
+    new_game,
+    showing,
+    view,
+)
 from cribcli.errors import UsageProblem
-from cribcli.players.hard import HardPlayer
-from cribcli.players.pegging import points, value
+from cribcli.players.hard import CLOSE, WIN_DEALS, HardPlayer, discard_options
+from cribcli.players.odds import point_chance
+from cribcli.players.pegging import after_play, points, value
+from cribcli.record import GameInfo
 from cribcli.scoring import HAND_SIZE
+from cribcli.stats import Lost
 
 ME, THEM = 0, 1
 SEED = "peg-advice"
@@ -128,8 +144,8 @@ def peg_advice(moment: Moment) -> PegAdvice:
     if not values:
         raise UsageProblem("no hand the other player could hold fits the gos it said")
     ranked = [
-        LayValue(card, points((*pile, card.rank), seen.count + value(card.rank)), net)
-        for card, net in values.items()
+        LayValue(card, points((*pile, card.rank), seen.count + value(card.rank)), worth.net)
+        for card, worth in values.items()
     ]
     ranked.sort(key=lambda lay: (-lay.net, lay.card))
     return PegAdvice(seen.pile, seen.count, tuple(ranked), THEM in seen.passed)
@@ -148,3 +164,269 @@ def parse_laid(text: str) -> tuple[tuple[int, Card], ...]:
             raise UsageProblem(f"`{shown}` is not who laid a card: say `me` or `them`")
         laid.append((THEM if who.lower() in ("them", "they") else ME, Card.parse(card)))
     return tuple(laid)
+
+
+# --- the review of a game ---------------------------------------------------------------
+
+MARKS = ((2.0, "blunder"), (1.0, "mistake"), (0.5, "inaccuracy"), (0.1, "slip"))
+"""Each mark and the points a decision must lose to earn it, worst first (a loss under
+the last is no mark). Chosen from the losses of the computers: see the README."""
+
+
+REVIEW_WIN_DEALS = WIN_DEALS
+"""The hands searched for the chance of winning of a card laid near the end."""
+
+COSTLY = MARKS[-2][0]
+"""What a decision must lose to be more than a slip: the coach at the table names it."""
+
+
+def mark_of(lost: float) -> str:
+    """The mark for a decision that lost ``lost`` points (``""`` for none)."""
+    return next((mark for at, mark in MARKS if lost >= at - 1e-9), "")
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of the reviewed seat: what it chose, the best, and what it lost."""
+
+    round: int
+    kind: str
+    """``throw``, ``lay`` or ``count`` (under muggins)."""
+    chose: tuple[Card, ...]
+    """The cards thrown or the card laid (the hand or crib counted, for a count)."""
+    best: tuple[Card, ...]
+    lost: float
+    """Points lost against the best (near the end, the chance of winning lost, in points)."""
+    exact: float | None = None
+    """A throw: the hand and crib part of the loss, exactly as ``discard-advice`` counts."""
+    chance: float | None = None
+    """A throw or lay near the end: the chance of winning lost."""
+    count: int | None = None
+    """A lay: the count it was laid on."""
+    open_lost: float | None = None
+    """A lay, with every card known (``--open``)."""
+    claimed: int | None = None
+    """A count: the points claimed (``true`` is ``claimed + lost``)."""
+
+    @property
+    def mark(self) -> str:
+        return mark_of(self.lost)
+
+    def as_json(self) -> dict[str, object]:
+        """For scripts: only the fields that apply."""
+        shown: dict[str, object] = {
+            "round": self.round,
+            "kind": self.kind,
+            "chose": [str(card) for card in self.chose],
+            "best": [str(card) for card in self.best],
+            "lost": round(self.lost, 2),
+            "mark": self.mark or None,
+        }
+        extra = {
+            "exact": self.exact,
+            "chance": self.chance,
+            "count": self.count,
+            "open_lost": self.open_lost,
+            "claimed": self.claimed,
+        }
+        for key, number in extra.items():
+            if number is not None:
+                shown[key] = round(number, 4 if key == "chance" else 2)
+        if self.claimed is not None:
+            shown["true"] = self.claimed + round(self.lost)
+        return shown
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """The reviewed seat's decisions over a game (or one round), and their summary."""
+
+    seat: int
+    decisions: tuple[Decision, ...]
+    deals: int
+    """The deals reviewed: those in which the seat threw."""
+    dealers: tuple[int, ...] = ()
+    """Each round's dealer, by round (``dealers[0]`` is round 1's)."""
+    players: int = 2
+
+    def lost(self, *kinds: str) -> float:
+        """Points lost in all, or in decisions of the kinds given."""
+        return sum(d.lost for d in self.decisions if not kinds or d.kind in kinds)
+
+    def per_deal(self, *kinds: str) -> float:
+        return self.lost(*kinds) / self.deals if self.deals else 0.0
+
+    def marks(self) -> dict[str, int]:
+        """How many decisions earned each mark, worst first."""
+        return {mark: sum(d.mark == mark for d in self.decisions) for _, mark in MARKS}
+
+    def costliest(self, n: int = 3) -> list[Decision]:
+        """The ``n`` decisions that lost most (those that lost anything)."""
+        ranked = sorted(self.decisions, key=lambda d: -d.lost)
+        return [d for d in ranked[:n] if d.lost > 0]
+
+    def as_lost(self) -> Lost:
+        """What the decisions lost, as the history keeps it."""
+        return Lost(self.deals, self.lost("throw"), self.lost("lay"), self.lost("count"))
+
+    def summary_json(self) -> dict[str, object]:
+        return {
+            "summary": {
+                "seat": self.seat,
+                "decisions": len(self.decisions),
+                "deals": self.deals,
+                "lost": round(self.lost(), 2),
+                "lost_per_deal": {
+                    "all": round(self.per_deal(), 2),
+                    "throws": round(self.per_deal("throw"), 2),
+                    "lays": round(self.per_deal("lay"), 2),
+                    "counts": round(self.per_deal("count"), 2),
+                },
+                "marks": self.marks(),
+                "costliest": [d.as_json() for d in self.costliest()],
+            }
+        }
+
+
+def positions(info: GameInfo, actions: Sequence[Action]) -> Iterator[tuple[State, Action]]:
+    """Each action of a game with the state it was taken in."""
+    state, _ = new_game(info.rules, info.seed)
+    for action in actions:
+        yield state, action
+        state, _ = apply(state, action)
+
+
+def review(
+    info: GameInfo,
+    actions: Sequence[Action],
+    seat: int,
+    *,
+    round_number: int | None = None,
+    open_play: bool = False,
+    on_step: Callable[[], None] | None = None,
+    samples: int | str | None = None,
+) -> Review:
+    """Judge each decision ``seat`` made in a game, given as its actions (a replayed log's,
+    or a session's so far), or in one round of it.
+
+    A throw and a lay are judged on the seat's view alone (what it had seen then); only
+    ``open_play`` looks at the other hand, for a second judgement of each lay.
+    ``on_step`` is called once an action, for a progress bar. ``samples`` seeds the hands
+    dealt the other side in the search of the play (the game's seed unless given, so that
+    the hard computer's own lays, searched alike, lose nothing).
+    """
+    if not 0 <= seat < info.rules.players:
+        raise UsageProblem(f"the game has seats 0 to {info.rules.players - 1}, not {seat}")
+    decisions: list[Decision] = []
+    dealers: list[int] = []
+    for state, action in positions(info, actions):
+        if on_step is not None:
+            on_step()
+        if len(dealers) < state.round:
+            dealers.append(state.dealer)
+        if action.seat != seat or (round_number is not None and state.round != round_number):
+            continue
+        seen = view(state, seat)
+        found: Decision | None
+        if isinstance(action, Discard):
+            found = judge_throw(seen, action.cards)
+        elif isinstance(action, Play):
+            found = judge_lay(seen, action.card, info.seed if samples is None else samples)
+            if found is not None and open_play:
+                found = replace(found, open_lost=open_loss(state, seat, action.card))
+        else:
+            show = showing(state)
+            given = max(show.total - action.points, 0)
+            cards = (*show.hand, show.starter)
+            found = Decision(state.round, "count", cards, cards, given, claimed=action.points)
+        if found is not None:
+            decisions.append(found)
+    if round_number is not None and round_number > len(dealers):
+        raise UsageProblem(f"the game has {len(dealers)} rounds, not {round_number}")
+    deals = sum(d.kind == "throw" for d in decisions)
+    return Review(seat, tuple(decisions), deals, tuple(dealers), info.rules.players)
+
+
+def joined(reviews: Sequence[Review]) -> Review:
+    """Reviews of one seat's rounds taken together."""
+    first = reviews[0]
+    return Review(
+        first.seat,
+        tuple(d for part in reviews for d in part.decisions),
+        sum(part.deals for part in reviews),
+        max((part.dealers for part in reviews), key=len),
+        first.players,
+    )
+
+
+def default_seat(info: GameInfo) -> int:
+    """The seat a review is of unless told: the first human's, else the first."""
+    return next((n for n, seat in enumerate(info.seats) if seat.player == "human"), 0)
+
+
+def judge_throw(seen: View, thrown: Sequence[Card]) -> Decision:
+    """A throw against the best by the hard computer's measure: hand, crib and pegging;
+    near the end, the chance of winning (chances within a whisker are equal)."""
+    options = discard_options(seen)
+    chosen = next(o for o in options if set(o.value.discard) == set(thrown))
+    chance = None
+    if options[0].chance is None:
+        best = max(options, key=lambda o: o.net)
+        lost = best.net - chosen.net
+    else:
+        top = max(o.chance or 0.0 for o in options)
+        best = max((o for o in options if (o.chance or 0.0) >= top - CLOSE), key=lambda o: o.net)
+        chance = 0.0 if (chosen.chance or 0.0) >= top - CLOSE else top - (chosen.chance or 0.0)
+        lost = chance / point_chance()
+    return Decision(
+        seen.round,
+        "throw",
+        tuple(thrown),
+        best.value.discard,
+        max(lost, 0.0),
+        exact=best.value.net - chosen.value.net,
+        chance=chance,
+    )
+
+
+def judge_lay(seen: View, laid: Card, seed: int | str) -> Decision | None:
+    """A card laid against the best by the play search over the hands the other player
+    could hold, given the seat's view; None when there was no choice to make (one rank
+    that could be laid) or the search does not apply (three or four players)."""
+    options = seen.playable()
+    if len({card.rank for card in options}) < 2 or seen.rules.players != 2:
+        return None
+    values = HardPlayer(seed, seen.seat).lay_values(seen, REVIEW_WIN_DEALS)
+    if not values:
+        return None
+    chosen = values[laid]
+    chance = None
+    if chosen.chance is None:
+        best = max(options, key=lambda card: (values[card].net, -card.rank))
+        lost = values[best].net - chosen.net
+    else:
+        top = max(worth.chance or 0.0 for worth in values.values())
+        near = [card for card in options if (values[card].chance or 0.0) >= top - CLOSE]
+        best = max(near, key=lambda card: (values[card].net, -card.rank))
+        chance = 0.0 if chosen.chance >= top - CLOSE else top - chosen.chance
+        lost = chance / point_chance()
+    if best.rank == laid.rank:
+        best = laid
+    return Decision(
+        seen.round, "lay", (laid,), (best,), max(lost, 0.0), chance=chance, count=seen.count
+    )
+
+
+def open_loss(state: State, seat: int, laid: Card) -> float:
+    """What a card laid lost with every card known: the play searched to its end against
+    the other hand as it was."""
+    seen = view(state, seat)
+    held = tuple(sorted(card.rank for card in seen.hand))
+    theirs = tuple(sorted(card.rank for card in state.hands[1 - seat]))
+    pile = tuple(card.rank for card in seen.pile)
+    out = (1 - seat) in seen.passed
+    nets = {
+        card.rank: after_play(card.rank, held, theirs, pile, seen.count, out)
+        for card in seen.playable()
+    }
+    return float(max(nets.values()) - nets[laid.rank])

@@ -26,7 +26,7 @@ from cribcli.errors import CribbageError, UsageProblem
 from cribcli.players import Level, Player, computer
 from cribcli.record import LOG_LIMIT, GameInfo, Seat, loads
 from cribcli.session import Session
-from cribcli.stats import remember
+from cribcli.stats import Lost, remember
 from cribcli.store import (
     Places,
     SaveLock,
@@ -69,6 +69,18 @@ def remembered_level(places: Places) -> Level:
     """The level chosen last (normal, the first time)."""
     level = load_settings(places.settings).get("level")
     return Level(level) if isinstance(level, str) and level in set(Level) else Level.NORMAL
+
+
+def coach_wanted(places: Places, asked: bool | None) -> bool:
+    """Whether the coach sits with the player: as asked (and remembered for next time),
+    else as asked last (not the first time)."""
+    settings = load_settings(places.settings)
+    if asked is None:
+        return settings.get("coach") is True
+    if settings.get("coach") != asked:
+        with contextlib.suppress(OSError):
+            save_settings(places.settings, {**settings, "coach": asked})
+    return asked
 
 
 def game_info(new: NewGame, places: Places) -> GameInfo:
@@ -402,10 +414,11 @@ class HeldGame:
             return Left(True, None, self.saver.text)
         return Left(False, self.saver.keep(f"save-{name}"), self.saver.text)
 
-    def finish(self, session: Session, name: str) -> Filed:
+    def finish(self, session: Session, name: str, lost: Lost | None = None) -> Filed:
         """File the finished game as ``NAME`` with the games (from memory), remember it
-        for ``stats``, and put the save away."""
+        for ``stats`` (with what its review found, if the coach reviewed it), and put the
+        save away."""
         filed = _file(self.saver, self.places.games, name)
         if filed.path is not None and filed.path.parent == self.places.games:
-            remember(self.places.index, filed.path, session.info, session.events)
+            remember(self.places.index, filed.path, session.info, session.events, lost)
         return filed

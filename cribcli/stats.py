@@ -32,7 +32,7 @@ from cribcli.store import Places, StoreError, Warn, game_logs, read_text, write_
 from cribcli.tally import ROLES, Deal, Points, PointSums, Role, deals
 from cribcli.workers import spread
 
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 """Bumped whenever what is remembered of a game changes: an older index is rebuilt."""
 INDEX_LIMIT = 256 << 20
 """The most bytes the index may hold (a game takes about 300)."""
@@ -49,6 +49,42 @@ class DealRecord(NamedTuple):
 
     dealt: bool
     points: Points
+
+
+class Lost(NamedTuple):
+    """What a game's review found the player's decisions lost (``cribbage review``, or
+    the coach at the table): over how many deals, and the points by kind of decision."""
+
+    deals: int = 0
+    throws: float = 0.0
+    lays: float = 0.0
+    counts: float = 0.0
+
+    def plus(self, other: Lost) -> Lost:
+        """The two summed."""
+        return Lost(
+            self.deals + other.deals,
+            self.throws + other.throws,
+            self.lays + other.lays,
+            self.counts + other.counts,
+        )
+
+    def per_deal(self) -> dict[str, float]:
+        """Points lost a deal, by kind and in all."""
+        deals = self.deals or 1
+        kinds = {"throws": self.throws, "lays": self.lays, "counts": self.counts}
+        per = {kind: lost / deals for kind, lost in kinds.items()}
+        return {**per, "total": sum(per.values())}
+
+    @classmethod
+    def from_json(cls, data: object) -> Lost | None:
+        """Read back from the index: a count of deals and three losses, checked."""
+        if not isinstance(data, list) or len(data) != 4 or not _count(data[0]):
+            return None
+        losses = data[1:]
+        if not all(type(n) in (int, float) and 0 <= n <= 100_000 for n in losses):
+            return None
+        return cls(data[0], *(float(n) for n in losses))
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +113,8 @@ class GameRecord:
     """The most the player's hand was worth at a show."""
     takebacks: int = 0
     """How many moves were taken back (a practice game's ``undo``)."""
+    lost: Lost | None = None
+    """What the player's decisions lost, once the game has been reviewed."""
 
     @property
     def won(self) -> bool:
@@ -97,6 +135,7 @@ class GameRecord:
         """The record as plain data, for the index."""
         data = {item.name: getattr(self, item.name) for item in fields(self)}
         data["deals"] = [[deal.dealt, *deal.points] for deal in self.deals]
+        data["lost"] = None if self.lost is None else [self.lost.deals, *self.lost[1:]]
         return data
 
     @classmethod
@@ -125,11 +164,14 @@ class GameRecord:
                 if type(dealt) is not bool or len(points) != 3 or not all(map(_count, points)):
                     return None
                 records.append(DealRecord(dealt, Points(*points)))
+            lost = None if data.get("lost") is None else Lost.from_json(data["lost"])
+            if data.get("lost") is not None and lost is None:
+                return None
             name, day, daily_day, level = texts
             players, winner, dealt, best_hand, takebacks = numbers
             return cls(
                 name, day, daily_day, level, players, winner, tuple(scores), tuple(skunks),
-                dealt, tuple(records), best_hand, takebacks,
+                dealt, tuple(records), best_hand, takebacks, lost,
             )  # fmt: skip
         except (KeyError, TypeError, ValueError):
             return None
@@ -140,7 +182,9 @@ def _count(value: object) -> bool:
     return type(value) is int and 0 <= value <= 100_000
 
 
-def game_record(name: str, info: GameInfo, events: Sequence[Event]) -> GameRecord:
+def game_record(
+    name: str, info: GameInfo, events: Sequence[Event], lost: Lost | None = None
+) -> GameRecord:
     """What the history counts of a finished game, from its events (the rules' own facts).
     Raises StatsError if the game did not end."""
     over = next((e for e in reversed(events) if isinstance(e, GameOver)), None)
@@ -175,6 +219,7 @@ def game_record(name: str, info: GameInfo, events: Sequence[Event]) -> GameRecor
             default=0,
         ),
         takebacks=info.takebacks,
+        lost=lost,
     )
 
 
@@ -282,12 +327,18 @@ _MADE_BY = f"cribbage {__version__}, log format {FORMAT}, index {INDEX_VERSION}"
 """What an index is made by: another version reads it afresh."""
 
 
-def remember(index: Path, log: Path, info: GameInfo, events: Sequence[Event]) -> None:
-    """Remember a game just filed at ``log``, from the events it was played with, so that
-    the history never has to replay it. Failing to is only a cost."""
+def remember(
+    index: Path, log: Path, info: GameInfo, events: Sequence[Event], lost: Lost | None = None
+) -> None:
+    """Remember a game filed at ``log``, from the events it was played with, so that the
+    history never has to replay it; and what its review found, if it has been reviewed.
+    Failing to is only a cost."""
     with contextlib.suppress(OSError, StatsError):
         remembered = Index(index)
-        remembered.put(log.name, _stamp(log), game_record(log.name, info, events))
+        if lost is None:  # a review found before is kept
+            known = remembered.get(log.name, _stamp(log))
+            lost = known.lost if isinstance(known, GameRecord) else None
+        remembered.put(log.name, _stamp(log), game_record(log.name, info, events, lost))
         remembered.save()
 
 
@@ -362,8 +413,11 @@ class History:
     daily_streak: int = 0
     """Days in a row, up to today, with a finished daily game (of all games, whatever
     ``since``)."""
+    reviewed: dict[str, tuple[int, Lost]] = field(default_factory=dict)
+    """Reviewed games, and what their decisions lost, summed: ``this month`` and
+    ``before``."""
 
-    def add(self, game: GameRecord) -> None:
+    def add(self, game: GameRecord, month: str = "") -> None:
         """Count one game in."""
         self.games += 1
         self.wins += game.won
@@ -376,6 +430,19 @@ class History:
             self.points.add("dealer" if deal.dealt else "pone", deal.points)
         if game.best_hand > self.best_hand:
             self.best_hand, self.best_game = game.best_hand, game.name
+        if game.lost is not None:
+            when = "this month" if month and game.day.startswith(month) else "before"
+            games, lost = self.reviewed.get(when, (0, Lost()))
+            self.reviewed[when] = (games + 1, lost.plus(game.lost))
+
+    def lost(self, when: str = "") -> tuple[int, Lost]:
+        """Reviewed games and what they lost: ``this month``, ``before``, or all."""
+        if when:
+            return self.reviewed.get(when, (0, Lost()))
+        games, total = 0, Lost()
+        for some, lost in self.reviewed.values():
+            games, total = games + some, total.plus(lost)
+        return games, total
 
     def per_deal(self, role: Role) -> dict[str, float]:
         """Average points a deal as dealer or pone: deals, pegging, hand, crib, total."""
@@ -395,6 +462,15 @@ class History:
             "best_hand": {"points": self.best_hand, "game": self.best_game},
             "with_takebacks": self.with_takebacks,
             "daily_streak": self.daily_streak,
+            "lost_per_deal": {
+                when.replace(" ", "_") or "all": {
+                    "games": games,
+                    "deals": lost.deals,
+                    **{kind: round(n, 3) for kind, n in lost.per_deal().items()},
+                }
+                for when in ("", "this month", "before")
+                for games, lost in [self.lost(when)]
+            },
         }
 
 
@@ -410,7 +486,7 @@ def history(
             continue
         if game.takebacks and not takebacks:
             continue
-        total.add(game)
+        total.add(game, today[:7])
     return total
 
 

@@ -33,11 +33,20 @@ def temporary_folder(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Path:
     """The system's temporary folder, for this test alone: a game that cannot be saved
-    where it lives is kept there, and a test writes nothing outside pytest's folders."""
+    where it lives is kept there, and a test writes nothing outside pytest's folders (the
+    games' home too: see :func:`home`)."""
     folder = tmp_path_factory.mktemp("system-temp")
     monkeypatch.setattr(tempfile, "tempdir", str(folder))
     monkeypatch.setenv("TMPDIR", str(folder))
+    monkeypatch.setenv("CRIBBAGE_HOME", str(tmp_path_factory.mktemp("home")))
     return folder
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Where the games live for a test that looks there (CRIBBAGE_HOME)."""
+    monkeypatch.setenv("CRIBBAGE_HOME", str(tmp_path))
+    return tmp_path
 
 
 @pytest.fixture

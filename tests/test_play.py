@@ -21,12 +21,6 @@ from tests.scripted import moves
 MOVES = moves(7)
 
 
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("CRIBBAGE_HOME", str(tmp_path))
-    return tmp_path
-
-
 def game_log(home: Path) -> str:
     logs = sorted((home / "games").glob("*.toml"))
     assert len(logs) == 1

@@ -59,6 +59,16 @@ class Option(NamedTuple):
     net: float
     crib: float
     value: DiscardValue
+    chance: float | None = None
+    """Near the end: the chance of winning the game with it (else None)."""
+
+
+class LayWorth(NamedTuple):
+    """A card to lay as hard values it: the points it nets, and near the end its chance of
+    winning (else None)."""
+
+    net: float
+    chance: float | None
 
 
 CLOSE = 0.002
@@ -78,28 +88,10 @@ class HardPlayer(NormalPlayer):
     def discard(self, view: View) -> tuple[Card, ...]:
         """The discard with the best hand, crib and pegging, taken together, the crib
         valued against how a good player throws; near the end, the one most likely to win."""
-        values = analyse(view.hand, dealer=view.is_dealer, players=view.rules.players)
-        if view.rules.players != 2:
-            return values[0].discard
-        options = []
-        for option in values:
-            crib = option.crib + cribs.bias(option.discard, own_crib=view.is_dealer)
-            net = option.hand + (crib if view.is_dealer else -crib)
-            net += PEGGING * pegs.edge(option.keep, dealer=view.is_dealer)
-            options.append(Option(net, crib, option))
-        mine, theirs = needs(view)
-        if min(mine, theirs) <= ENDGAME:
-            typical = odds.typical_crib()
-
-            def chance(option: Option) -> float:
-                scores = dict(option.value.hand_scores)
-                hand = odds.spread([scores.get(n, 0.0) for n in range(MAX_SHOW + 1)])
-                crib_spread = odds.shifted(typical, option.crib - odds.mean(typical))
-                return odds.deal_chance(mine, theirs, view.is_dealer, hand, crib_spread)
-
-            chances = [chance(option) for option in options]
-            best = max(chances)
-            options = [o for o, c in zip(options, chances, strict=True) if c >= best - CLOSE]
+        options = discard_options(view)
+        if options[0].chance is not None:
+            best = max(option.chance or 0.0 for option in options)
+            options = [o for o in options if (o.chance or 0.0) >= best - CLOSE]
         return max(options, key=lambda o: o.net).value.discard
 
     def play(self, view: View) -> Card:
@@ -125,10 +117,13 @@ class HardPlayer(NormalPlayer):
         best_rank = max(ranks, key=lambda rank: (totals[rank], -rank))
         return next(card for card in options if card.rank == best_rank)
 
-    def lay_values(self, view: View) -> dict[Card, float]:
-        """What each card that can be laid is expected to net in the rest of this play:
-        its points less the other player's, both playing their best, averaged over the
-        hands the other could hold given what this seat has seen (two players)."""
+    def lay_values(self, view: View, win_deals: int = WIN_DEALS) -> dict[Card, LayWorth]:
+        """What each card that can be laid is worth in the rest of this play (two
+        players), over the hands the other could hold given what this seat has seen: its
+        points less the other player's, both playing their best; and near the end the
+        chance of winning, both playing to win (over the first ``win_deals`` hands: more
+        than hard's own :data:`WIN_DEALS` make it steadier). Empty if no hand fits what
+        was seen."""
         options = view.playable()
         draws = self._sample_hands(view)
         if not draws:
@@ -137,7 +132,14 @@ class HardPlayer(NormalPlayer):
         ranks = sorted({card.rank for card in options})
         totals = _lay_totals(view, samples, ranks)
         weight = sum(samples.values())
-        return {card: totals[card.rank] / weight for card in options}
+        chances: dict[int, float] = {}
+        if min(needs(view)) <= ENDGAME:
+            near = tally(draws[:win_deals])
+            wins = self._win_totals(view, near, ranks)
+            chances = {rank: total / sum(near.values()) for rank, total in wins.items()}
+        return {
+            card: LayWorth(totals[card.rank] / weight, chances.get(card.rank)) for card in options
+        }
 
     def _likeliest_wins(
         self,
@@ -146,6 +148,15 @@ class HardPlayer(NormalPlayer):
         ranks: list[int],
     ) -> list[int]:
         """The ranks that win the game most often, playing to win against each sample."""
+        chances = self._win_totals(view, samples, ranks)
+        best = max(chances.values())
+        margin = CLOSE * sum(samples.values())
+        return [rank for rank in ranks if chances[rank] >= best - margin]
+
+    def _win_totals(
+        self, view: View, samples: Counter[Sample], ranks: list[int]
+    ) -> dict[int, float]:
+        """Each rank's wins over the samples, playing to win, weighted (the sum)."""
         held = tuple(sorted(card.rank for card in view.hand))
         pile = pile_ranks(view)
         other_out = (1 - view.seat) in view.passed
@@ -157,9 +168,7 @@ class HardPlayer(NormalPlayer):
                 chances[rank] += weight * lay_chance(
                     rank, held, their_held, pile, view.count, other_out, score_needs, shows
                 )
-        best = max(chances.values())
-        margin = CLOSE * sum(samples.values())
-        return [rank for rank in ranks if chances[rank] >= best - margin]
+        return chances
 
     def _sample_hands(self, view: View) -> list[tuple[Sample, int]]:
         """:data:`PLAY_DEALS` hands the other player could hold and what it threw, as
@@ -195,6 +204,33 @@ class HardPlayer(NormalPlayer):
             sample = Sample(tuple(sorted(card.rank for card in held)), tuple(sorted(thrown)))
             draws.append((sample, 10 if likely else 1))
         return draws
+
+
+def discard_options(view: View) -> list[Option]:
+    """Every discard as hard values it, in the order of :func:`analyse` (best exact net
+    first): with two players, hand, crib against a good player's throw, and pegging, and
+    near the end the chance of winning too; with three or four, the exact net alone."""
+    values = analyse(view.hand, dealer=view.is_dealer, players=view.rules.players)
+    if view.rules.players != 2:
+        return [Option(value.net, value.crib, value) for value in values]
+    options = []
+    for option in values:
+        crib = option.crib + cribs.bias(option.discard, own_crib=view.is_dealer)
+        net = option.hand + (crib if view.is_dealer else -crib)
+        net += PEGGING * pegs.edge(option.keep, dealer=view.is_dealer)
+        options.append(Option(net, crib, option))
+    mine, theirs = needs(view)
+    if min(mine, theirs) > ENDGAME:
+        return options
+    typical = odds.typical_crib()
+
+    def chance(option: Option) -> float:
+        scores = dict(option.value.hand_scores)
+        hand = odds.spread([scores.get(n, 0.0) for n in range(MAX_SHOW + 1)])
+        crib_spread = odds.shifted(typical, option.crib - odds.mean(typical))
+        return odds.deal_chance(mine, theirs, view.is_dealer, hand, crib_spread)
+
+    return [option._replace(chance=chance(option)) for option in options]
 
 
 def _lay_totals(view: View, samples: Counter[Sample], ranks: list[int]) -> Counter[int]:

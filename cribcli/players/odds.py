@@ -218,3 +218,12 @@ def deal_chance(mine: int, theirs: int, dealer: bool, hand: Spread, crib: Spread
             else:
                 total += weight * after_pegging(mine - my_points, theirs - their_points)
     return total
+
+
+@cache
+def point_chance() -> float:
+    """What one point is worth in the chance of winning at the start of a game (the
+    table's, dealer and pone alike): how many points a chance lost near the end is worth."""
+    dealer = dealer_chance(GAME - 1, GAME) - dealer_chance(GAME, GAME)
+    pone = dealer_chance(GAME, GAME) - dealer_chance(GAME, GAME - 1)
+    return (dealer + pone) / 2

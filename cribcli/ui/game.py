@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from cribcli.errors import Exit
-from cribcli.games import Filed, HeldGame, Kind, Left, NewGame, remembered_level
+from cribcli.games import Filed, HeldGame, Kind, Left, NewGame, coach_wanted, remembered_level
 from cribcli.players import Level
 from cribcli.stats import daily_result
 from cribcli.store import Places
@@ -59,6 +59,8 @@ class PlayOptions:
     """Asks a yes/no question on a terminal (None: there is nobody to ask)."""
     choose_level: Callable[[str], str] | None = None
     """Asks for the level on a terminal, given the default."""
+    coach: bool | None = None
+    """--coach or --no-coach (remembered); None: as chosen last."""
 
     @property
     def kind(self) -> Kind:
@@ -106,7 +108,15 @@ def _play(options: PlayOptions) -> int:
 
             say = repl.say
         pause = _pacer(interactive and not options.fast)
-        ui = GameUI(session, 0, table, say=say, pause=pause, as_json=options.as_json)
+        ui = GameUI(
+            session,
+            0,
+            table,
+            say=say,
+            pause=pause,
+            as_json=options.as_json,
+            coach=coach_wanted(places, options.coach),
+        )
         if fresh:
             ui.tell(session.events)  # the cut for deal and the first deal
         else:
@@ -140,7 +150,9 @@ def _play(options: PlayOptions) -> int:
         if not finished:
             ended = f"The script ended before the game did: the game is saved; {carry_on}."
             return _left(held.leave(name), ui, None if options.as_json else ended)
-        return _filed(held.finish(session, name), held, options, ui)
+        judged = ui.game_review if ui.seat == 0 else None
+        lost = judged.as_lost() if judged is not None else None
+        return _filed(held.finish(session, name, lost), held, options, ui)
 
 
 def _new_game(options: PlayOptions, places: Places, interactive: bool) -> NewGame:

@@ -10,12 +10,31 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from cribcli.cards import Card, parse_cards
+from cribcli.coach import COSTLY, Review, joined, review
 from cribcli.engine import Action, Claim, Discard, Phase, Play, View, playable, view
 from cribcli.errors import CribbageError
-from cribcli.events import CribFromDeck, Dealt, Discarded, Event, RoundEnded, Shown, event_json
+from cribcli.events import (
+    CribFromDeck,
+    Dealt,
+    Discarded,
+    Event,
+    GameOver,
+    RoundEnded,
+    Shown,
+    event_json,
+)
 from cribcli.session import Session
 from cribcli.ui.narrate import Table, narrate, says
-from cribcli.ui.render import WIDE, board_lines, fit, hand_line, pegs_of
+from cribcli.ui.render import (
+    WIDE,
+    board_lines,
+    coach_line,
+    coach_summary,
+    fit,
+    hand_line,
+    pegs_of,
+    review_lines,
+)
 from cribcli.ui.texts import RULES, TIPS, page
 
 
@@ -44,6 +63,7 @@ class GameUI:
         say: Callable[[str], None],
         pause: Callable[[], None] = lambda: None,
         as_json: bool = False,
+        coach: bool = False,
     ) -> None:
         self.session = session
         self.seat = seat
@@ -64,6 +84,12 @@ class GameUI:
         self.told = len(session.events)
         """How many of the session's events have been told (a new game's first deal is
         told by the caller): the board shows the game as far as it has been told."""
+        self.coach = coach
+        """After each show, say what this seat's costly decisions of the round lost."""
+        self.reviewed: dict[int, Review] = {}
+        """This seat's decisions, judged, by round (each once its show is over)."""
+        self.game_review: Review | None = None
+        """The whole game's, once the coach has summed it up at the end."""
 
     # --- what happens ------------------------------------------------------------------
 
@@ -76,6 +102,10 @@ class GameUI:
             self.told = number + 1
             if self.as_json:
                 self.emit(self._public_json(event))
+                if isinstance(event, RoundEnded) and self.coach:
+                    self._coach_round(event.round)
+                if isinstance(event, GameOver) and self.coach:
+                    self._coach_game()
                 continue
             if isinstance(event, Shown) and not isinstance(previous, Shown):
                 self.say("")  # the show begins
@@ -83,8 +113,57 @@ class GameUI:
                 self.say(line)
             if isinstance(event, Shown) and event.show.is_crib:
                 self.say(f"  thrown: {self._thrown(number)}")
+            if isinstance(event, RoundEnded) and self.coach:
+                self._coach_round(event.round)
+            if isinstance(event, GameOver) and self.coach:
+                self._coach_game()
             if isinstance(event, RoundEnded) and self.wait is not None:
                 self.wait()
+
+    # --- the coach ---------------------------------------------------------------------
+
+    def judged(self, round_number: int) -> Review:
+        """This seat's decisions in a round, judged (once, and kept)."""
+        if round_number not in self.reviewed:
+            self.reviewed[round_number] = review(
+                self.session.info, self.session.actions, self.seat, round_number=round_number
+            )
+        return self.reviewed[round_number]
+
+    def _coach_round(self, round_number: int) -> None:
+        """After a show: each of the round's decisions that lost more than a slip."""
+        for decision in self.judged(round_number).decisions:
+            if decision.lost >= COSTLY:
+                if self.as_json:
+                    self.emit({"event": "coach", **decision.as_json()})
+                else:
+                    self.say(coach_line(decision, self.table.style))
+
+    def _coach_game(self) -> None:
+        """At the end of the game: what all the decisions lost, and where to see them."""
+        last = self.session.state.round
+        whole = joined([self.judged(number) for number in range(1, last + 1)])
+        self.game_review = whole
+        if self.as_json:
+            self.emit({"event": "coach", **whole.summary_json()})
+            return
+        self.say(coach_summary(whole))
+
+    def show_review(self) -> None:
+        """The decisions of the last round whose show is over, each with what it lost."""
+        ended = [e.round for e in self.session.events[: self.told] if isinstance(e, RoundEnded)]
+        if self.session.over:
+            ended.append(self.session.state.round)
+        if not ended:
+            self.say("Nothing to review yet: a round's decisions are judged once its show is over.")
+            return
+        judged = self.judged(ended[-1])
+        if self.as_json:
+            for decision in judged.decisions:
+                self.emit({"event": "review", **decision.as_json()})
+            return
+        for line in review_lines(judged, self.session.info, self.table.style)[1:]:
+            self.say(line)
 
     def _thrown(self, upto: int) -> str:
         """Who put which cards in this round's crib, from the round's events."""
@@ -400,6 +479,7 @@ COMMANDS = {
         Command("tips", "advice on playing well", lambda ui: ui.say(page(TIPS, ui.table.width))),
         Command("rules", "the rules in brief", lambda ui: ui.say(page(RULES, ui.table.width))),
         Command("undo", "take back your last move (practice games)", GameUI.undo),
+        Command("review", "what your decisions in the last round cost", GameUI.show_review),
         Command("help", "this list", GameUI.show_help),
         Command("quit", "save the game and leave; it carries on next time", GameUI.quit),
     )

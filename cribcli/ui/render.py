@@ -18,8 +18,9 @@ from cribcli.tally import ROLES
 
 if TYPE_CHECKING:
     from cribcli.analysis import Advice, DiscardValue
-    from cribcli.coach import LayValue, PegAdvice
+    from cribcli.coach import Decision, LayValue, PegAdvice, Review
     from cribcli.match import Report
+    from cribcli.record import GameInfo
     from cribcli.stats import History
 
 
@@ -276,6 +277,121 @@ def peg_lines(advice: PegAdvice, values: Sequence[LayValue], style: Style = PLAI
     return lines
 
 
+def review_lines(review: Review, info: GameInfo, style: Style = PLAIN) -> list[str]:
+    """A review for people: each round's decisions, each with what was best and what it
+    lost and its mark; then the summary."""
+    names = [printable(seat.name) for seat in info.seats]
+    lines = [f"Decisions of {names[review.seat]} (seat {review.seat}), marked by what they lost."]
+    shown_round = 0
+    for decision in review.decisions:
+        if decision.round != shown_round:
+            shown_round = decision.round
+            dealer = review.dealers[decision.round - 1]
+            lines.append(f"Round {decision.round} ({names[dealer]}'s crib)")
+        lines.append(_decision_line(decision, style))
+    lines.extend(review_summary_lines(review))
+    return lines
+
+
+def _decision_line(decision: Decision, style: Style) -> str:
+    """``  throw 5H 5S        best 10C KD   lost 2.10  mistake``."""
+    if decision.kind == "count":
+        true = (decision.claimed or 0) + round(decision.lost)
+        chose, best = f"claimed {decision.claimed}", f"true {true}"
+    elif decision.kind == "lay":
+        chose = f"{style.cards(decision.chose)} on {decision.count}"
+        best = "best" if decision.best == decision.chose else f"best {style.cards(decision.best)}"
+    else:
+        chose = style.cards(decision.chose)
+        same = set(decision.best) == set(decision.chose)
+        best = "best" if same else f"best {style.cards(decision.best)}"
+    line = f"  {decision.kind:<6}{chose}{' ' * max(15 - _seen_len(chose), 1)}{best}"
+    line += " " * max(36 - _seen_len(line), 1)
+    if decision.lost < 0.005:
+        return line.rstrip()
+    line += f"lost {decision.lost:5.2f}"
+    if decision.chance:
+        line += f" ({100 * decision.chance:.1f}% of the game)"
+    elif decision.exact is not None and abs(decision.exact - decision.lost) >= 0.005:
+        line += f" (hand and crib {decision.exact:+.2f})"
+    if decision.open_lost is not None:
+        line += f", open {decision.open_lost:.0f}"
+    if decision.mark:
+        line += f"  {decision.mark}"
+        if decision.mark in ("mistake", "blunder"):
+            return style.bold(line)
+    return line
+
+
+def review_summary_lines(review: Review) -> list[str]:
+    """The summary: decisions, points lost in all and a deal, the marks, the costliest."""
+    deals = review.deals
+    lines = [
+        f"{len(review.decisions)} decisions over {deals} deal{'s' if deals != 1 else ''}: "
+        f"{review.lost():.2f} points lost, {review.per_deal():.2f} a deal "
+        f"(throws {review.per_deal('throw'):.2f}, lays {review.per_deal('lay'):.2f}"
+        + (f", counts {review.per_deal('count'):.2f})" if review.lost("count") else ")"),
+        "Marks: " + ", ".join(_many(n, mark) for mark, n in review.marks().items()) + ".",
+    ]
+    if review.players > 2:
+        lines.append("Cards laid are judged in two-player games only.")
+    costliest = review.costliest()
+    if costliest:
+        lines.append(
+            "Costliest: "
+            + "; ".join(
+                f"round {d.round} {d.kind} {_plain_cards(d)} ({d.lost:.2f})" for d in costliest
+            )
+            + "."
+        )
+    return lines
+
+
+def coach_line(decision: Decision, style: Style = PLAIN) -> str:
+    """The coach after a show: ``Coach: your throw 5♥ 5♠ cost 2.10 points (mistake):
+    10♣ K♦ was best.``"""
+    if decision.kind == "count":
+        true = (decision.claimed or 0) + round(decision.lost)
+        return (
+            f"Coach: you claimed {decision.claimed} of {true}: "
+            f"{round(decision.lost)} given away ({decision.mark})."
+        )
+    cost = (
+        f"{100 * decision.chance:.1f}% of the game"
+        if decision.chance
+        else f"{decision.lost:.2f} points"
+    )
+    what = (
+        f"your throw {style.cards(decision.chose)}"
+        if decision.kind == "throw"
+        else f"your {style.cards(decision.chose)} on {decision.count}"
+    )
+    return f"Coach: {what} cost {cost} ({decision.mark}): {style.cards(decision.best)} was best."
+
+
+def coach_summary(review: Review) -> str:
+    """The coach at the end of a game, in one line."""
+    marks = ", ".join(_many(n, mark) for mark, n in review.marks().items() if n)
+    return (
+        f"Coach: your decisions lost {review.lost():.1f} points this game, "
+        f"{review.per_deal():.2f} a deal ({marks or 'no marks'}); "
+        "'cribbage review --last' shows each one."
+    )
+
+
+def _many(n: int, mark: str) -> str:
+    """``1 slip``, ``2 inaccuracies``."""
+    if n == 1:
+        return f"1 {mark}"
+    return f"{n} {mark[:-1]}ies" if mark.endswith("y") else f"{n} {mark}s"
+
+
+def _plain_cards(decision: Decision) -> str:
+    if decision.kind == "count":
+        return f"claimed {decision.claimed}"
+    return " ".join(str(card) for card in decision.chose)
+
+
 def _column(cards: Sequence[Card], width: int, style: Style) -> str:
     """Cards in a column ``width`` wide (measured without colour codes)."""
     plain = " ".join(str(card) for card in cards)
@@ -402,8 +518,28 @@ def stats_lines(history: History) -> list[str]:
         figures = f"{v['pegging']:9.2f}{v['hand']:7.2f}{crib}{v['total']:7.2f}"
         lines.append(f"  as {role:<16}{int(v['deals']):>6}{figures}")
     lines.append(f"Best hand: {history.best_hand} ({printable(history.best_game)})")
+    lines.extend(_lost_lines(history))
     streak = history.daily_streak
     lines.append(f"Daily streak: {streak} day{'s' if streak != 1 else ''} in a row")
+    return lines
+
+
+def _lost_lines(history: History) -> list[str]:
+    """What your decisions lost a deal in reviewed games: in all, this month, before."""
+    games, _ = history.lost()
+    if not games:
+        return ["Points lost a deal: none of your games reviewed yet ('cribbage review --last')."]
+    lines = [f"Points lost a deal   {'games':>6}{'throws':>9}{'lays':>7}{'total':>7}"]
+    for when, label in (
+        ("", "in reviewed games"),
+        ("this month", "this month"),
+        ("before", "before"),
+    ):
+        games, lost = history.lost(when)
+        if not games or (when and len(history.reviewed) < 2):
+            continue
+        v = lost.per_deal()
+        lines.append(f"  {label:<18}{games:>6}{v['throws']:9.2f}{v['lays']:7.2f}{v['total']:7.2f}")
     return lines
 
 

@@ -1,0 +1,357 @@
+"""``cribbage review``: each decision of a game marked by what it cost."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+
+from cribcli import coach
+from cribcli.cards import Card, deck
+from cribcli.coach import MARKS, Moment, judge_lay, mark_of, moment_view, parse_laid, review
+from cribcli.engine import Action, Discard, Play, Rules, State
+from cribcli.players import Level, computer
+from cribcli.record import GameInfo, Replay, Seat, dumps, loads, replay
+from cribcli.session import run_game
+from cribcli.stats import Lost, history, read_game
+from cribcli.ui.render import stats_lines
+from tests.conftest import Run
+from tests.scripted import moves
+
+ROOT = Path(__file__).parent.parent
+FIXTURE = ROOT / "tests" / "logs" / "2-players.toml"
+
+
+@cache
+def hard_game(seed: int) -> Replay:
+    """A finished game, hard (seat 0) against normal (seat 1)."""
+    levels = (Level.HARD, Level.NORMAL)
+    seats = tuple(Seat(str(level), "computer", level) for level in levels)
+    info = GameInfo(Rules(), seats, seed)
+    _, events = run_game(info, [computer(level, seed, n) for n, level in enumerate(levels)])
+    return replay(loads(dumps(info, events)))
+
+
+def game(replayed: Replay) -> tuple[GameInfo, list[Action]]:
+    return replayed.log.info, replayed.actions
+
+
+# --- the measure ------------------------------------------------------------------------
+
+
+def test_marks_go_by_the_points_lost() -> None:
+    assert [mark_of(lost) for lost in (0.0, 0.09, 0.1, 0.49, 0.5, 1.0, 1.99, 2.0, 9.0)] == [
+        "",
+        "",
+        "slip",
+        "slip",
+        "inaccuracy",
+        "mistake",
+        "mistake",
+        "blunder",
+        "blunder",
+    ]
+    assert [at for at, _ in MARKS] == sorted((at for at, _ in MARKS), reverse=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [3, 4])
+def test_the_hard_computer_loses_nothing_by_its_own_measure(seed: int) -> None:
+    judged = review(*game(hard_game(seed)), 0)
+    throws = [d for d in judged.decisions if d.kind == "throw"]
+    assert len(throws) == judged.deals >= 5
+    assert all(d.lost == 0 for d in throws if d.chance is None)
+    assert all(d.lost == 0 for d in judged.decisions)  # its lays are searched alike
+
+
+@pytest.mark.slow
+def test_a_throw_that_is_not_the_best_loses_the_advice_difference(cribbage: Run) -> None:
+    replayed = hard_game(3)
+    judged = review(*game(replayed), 1)
+    worse = [d for d in judged.decisions if d.kind == "throw" and set(d.best) != set(d.chose)]
+    assert worse, "normal always threw as hard would: pick another seed"
+    for decision in worse:
+        dealt = replayed.log.rounds[decision.round - 1]
+        hand = dealt.dealt[1].split()
+        crib = "--dealer" if dealt.dealer == 1 else "--pone"
+        rows = json.loads(cribbage("discard-advice", *hand, crib, "--json").out)
+        net = {frozenset(row["discard"]): row["net"] for row in rows}
+        difference = (
+            net[frozenset(map(str, decision.best))] - net[frozenset(map(str, decision.chose))]
+        )
+        assert decision.exact == pytest.approx(difference, abs=0.01)
+        if decision.chance is None:
+            assert decision.lost > 0
+
+
+def lay_lost(moment: Moment, card: str) -> float:
+    found = judge_lay(moment_view(moment), Card.parse(card), coach.SEED)
+    assert found is not None
+    return found.lost
+
+
+def test_leading_a_five_into_the_tens_is_marked() -> None:
+    lead = Moment(
+        tuple(Card.parse(c) for c in ["4H", "5S", "6D", "JC"]),
+        (),
+        Card.parse("2C"),
+        (Card.parse("9C"), Card.parse("KD")),
+        dealer=False,
+    )
+    assert mark_of(lay_lost(lead, "5S")) in ("inaccuracy", "mistake", "blunder")
+    assert lay_lost(lead, "4H") == 0
+
+
+def test_pairing_into_a_pair_royal_for_fifteen_is_marked() -> None:
+    on_a_five = Moment(
+        tuple(Card.parse(c) for c in ["5D", "KH", "2S", "3C"]),
+        parse_laid("them 5C"),
+        Card.parse("9S"),
+        (Card.parse("9C"), Card.parse("8D")),
+        dealer=True,
+    )
+    assert mark_of(lay_lost(on_a_five, "5D")) != ""
+    assert lay_lost(on_a_five, "KH") == 0
+
+
+# --- never a hidden card ----------------------------------------------------------------
+
+
+def hidden_changed(state: State, seat: int) -> State:
+    """The same game for ``seat``: the other hand's cards not yet laid, and the crib's that
+    are not the seat's, swapped for cards the seat cannot see."""
+    other = 1 - seat
+    seen = {*state.dealt[seat], *(card for _, card in state.plays)}
+    if state.starter is not None:
+        seen.add(state.starter)
+    hidden = [*state.hands[other], *(state.discards[other] or ())]
+    spare = [card for card in reversed(deck()) if card not in seen and card not in hidden]
+    swap = dict(zip(hidden, spare, strict=False))
+    hands = list(state.hands)
+    hands[other] = tuple(swap.get(card, card) for card in state.hands[other])
+    return replace(
+        state,
+        hands=tuple(hands),
+        crib=tuple(swap.get(card, card) for card in state.crib),
+    )
+
+
+def test_the_lays_are_judged_without_the_hidden_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    replayed = replay(loads(FIXTURE.read_text(encoding="utf-8")))
+    plain = review(*game(replayed), 0, open_play=True)
+    real_positions = coach.positions
+
+    def changed(info: GameInfo, actions: list[Action]) -> Iterator[tuple[State, Action]]:
+        for state, action in real_positions(info, actions):
+            changes = isinstance(action, Play) and action.seat == 0
+            yield (hidden_changed(state, 0) if changes else state), action
+
+    monkeypatch.setattr(coach, "positions", changed)
+    blind = review(*game(replayed), 0, open_play=True)
+    lays = [(d.round, d.chose, d.best, d.lost, d.mark) for d in plain.decisions]
+    assert lays == [(d.round, d.chose, d.best, d.lost, d.mark) for d in blind.decisions]
+    # --open looks: with other cards there, some lay is judged otherwise.
+    assert [d.open_lost for d in plain.decisions] != [d.open_lost for d in blind.decisions]
+
+
+def test_a_throw_is_judged_on_the_hand_alone() -> None:
+    replayed = replay(loads(FIXTURE.read_text(encoding="utf-8")))
+    first = next(a for a in replayed.actions if isinstance(a, Discard) and a.seat == 0)
+    assert first.cards  # the fixture's first throw, judged from the seat's view below
+    judged = review(*game(replayed), 0, round_number=1)
+    assert judged.decisions[0].kind == "throw"
+    assert set(judged.decisions[0].chose) == set(first.cards)
+
+
+# --- the command ------------------------------------------------------------------------
+
+
+def test_review_of_a_log(cribbage: Run, snapshot: SnapshotAssertion) -> None:
+    result = cribbage("review", str(FIXTURE), "--ascii")
+    assert result.status == 0, result.err
+    lines = result.out.splitlines()
+    assert lines[0].startswith("Ann (easy) v Bob (easy): to 121, seed 9")
+    assert lines[1] == "Decisions of Ann (seat 0), marked by what they lost."
+    assert lines[2] == "Round 1 (Bob's crib)"
+    assert lines[3].startswith("  throw ")
+    assert lines[-3].startswith("49 decisions over 13 deals: ")
+    assert lines[-2].startswith("Marks: ") and lines[-1].startswith("Costliest: round ")
+    assert max(len(line) for line in lines) <= 100
+    assert result.out == snapshot
+
+
+def test_review_json(cribbage: Run) -> None:
+    result = cribbage("review", str(FIXTURE), "--json", "--seat", "1", "--open")
+    rows = [json.loads(line) for line in result.out.splitlines()]
+    *decisions, summary = rows
+    assert {row["kind"] for row in decisions} == {"throw", "lay"}
+    assert all("open_lost" in row for row in decisions if row["kind"] == "lay")
+    assert all(
+        row["mark"] in (None, "slip", "inaccuracy", "mistake", "blunder") for row in decisions
+    )
+    total = summary["summary"]
+    assert total["seat"] == 1 and total["decisions"] == len(decisions)
+    assert total["lost"] == pytest.approx(sum(row["lost"] for row in decisions), abs=0.05)
+    assert sum(total["marks"].values()) == sum(row["mark"] is not None for row in decisions)
+    assert len(total["costliest"]) == 3
+
+
+def test_review_of_one_round(cribbage: Run) -> None:
+    result = cribbage("review", str(FIXTURE), "--round", "2", "--json")
+    *decisions, summary = [json.loads(line) for line in result.out.splitlines()]
+    assert {row["round"] for row in decisions} == {2}
+    assert summary["summary"]["deals"] == 1
+
+
+@pytest.mark.parametrize("log", ["3-players.toml", "4-players.toml", "short-game.toml"])
+def test_review_of_other_tables(cribbage: Run, log: str) -> None:
+    result = cribbage("review", str(ROOT / "tests" / "logs" / log), "--json")
+    assert result.status == 0, result.err
+    *decisions, summary = [json.loads(line) for line in result.out.splitlines()]
+    assert summary["summary"]["deals"] == sum(row["kind"] == "throw" for row in decisions) > 0
+    if log != "short-game.toml":
+        assert all(len(row["chose"]) == 1 for row in decisions)
+
+
+def test_review_of_a_muggins_game_counts_the_points_given_away(cribbage: Run) -> None:
+    script = "\n".join(moves(5, muggins=True, miss=2)) + "\n"
+    played = cribbage("play", "--seed", "5", "--muggins", stdin=script)
+    assert played.status == 0, played.err
+    result = cribbage("review", "--last", "--json")
+    *decisions, summary = [json.loads(line) for line in result.out.splitlines()]
+    counts = [row for row in decisions if row["kind"] == "count"]
+    assert counts and all(row["true"] - row["claimed"] == row["lost"] for row in counts)
+    assert any(row["lost"] == 2 for row in counts)
+    assert summary["summary"]["lost_per_deal"]["counts"] > 0
+
+
+def test_review_refuses_in_one_line(cribbage: Run, tmp_path: Path) -> None:
+    seat = cribbage("review", str(FIXTURE), "--seat", "3")
+    assert seat.status == 2 and seat.err == "cribbage: the game has seats 0 to 1, not 3\n"
+    far = cribbage("review", str(FIXTURE), "--round", "40")
+    assert far.status == 2 and "the game has 13 rounds, not 40" in far.err
+    none = cribbage("review", "--last", "--data-dir", str(tmp_path))
+    assert none.status == 1 and "no finished game yet" in none.err
+    both = cribbage("review", str(FIXTURE), "--last")
+    assert both.status == 2 and both.err == "cribbage: give a game log or --last, not both\n"
+    broken = tmp_path / "broken.toml"
+    broken.write_text(FIXTURE.read_text(encoding="utf-8").replace("seed = 9", "seed = 8"))
+    bad = cribbage("review", str(broken))
+    assert bad.status == 1 and len(bad.err.splitlines()) == 1
+
+
+# --- the coach at the table -------------------------------------------------------------
+
+
+def test_the_coach_speaks_after_each_show_and_at_the_end(cribbage: Run, home: Path) -> None:
+    script = "\n".join(moves(7)) + "\n"
+    result = cribbage("play", "--seed", "7", "--level", "normal", "--coach", stdin=script)
+    assert result.status == 0, result.err
+    lines = result.out.splitlines()
+    said = [n for n, line in enumerate(lines) if line.startswith("Coach: your ")]
+    assert said, "the easy-playing script makes costly decisions"
+    for n in said[:-1]:  # each after a round's scores, before the next deal
+        before = next(lines[m] for m in range(n, 0, -1) if not lines[m].startswith("Coach"))
+        assert before.startswith("Scores after round ")
+        assert " was best." in lines[n] and "(" in lines[n]
+    summary = lines[said[-1]]
+    assert summary.startswith("Coach: your decisions lost ")
+    assert summary.endswith("'cribbage review --last' shows each one.")
+    assert lines.index(summary) > next(n for n, line in enumerate(lines) if " wins: " in line)
+    # The same numbers as the review of the game, line for line.
+    judged = cribbage("review", "--last", "--json").out.splitlines()
+    total = json.loads(judged[-1])["summary"]
+    assert f"lost {total['lost']:.1f} points this game" in summary
+    costly = [json.loads(row) for row in judged[:-1]]
+    assert len(said) - 1 == sum(row["lost"] >= 0.5 for row in costly)
+    assert "coach = true" in (home / "settings.toml").read_text(encoding="utf-8")
+
+
+def test_the_coach_is_remembered_until_sent_away(cribbage: Run, home: Path) -> None:
+    script = "\n".join(moves(7)[:12]) + "\nquit\n"
+    assert cribbage("play", "--seed", "7", "--coach", stdin="quit\n").status == 0
+    again = cribbage("play", stdin=script)
+    assert "Coach: " in again.out
+    assert cribbage("play", "--no-coach", stdin="quit\n").status == 0
+    assert "coach = false" in (home / "settings.toml").read_text(encoding="utf-8")
+
+
+def test_review_at_the_prompt_waits_for_the_show(cribbage: Run) -> None:
+    typed = moves(7)
+    script = "review\n" + "\n".join(typed[:12]) + "\nreview\nquit\n"
+    result = cribbage("play", "--seed", "7", "--level", "normal", stdin=script)
+    assert result.status == 0, result.err
+    assert "Nothing to review yet: a round's decisions are judged once its show is over." in (
+        result.out
+    )
+    after = result.out.split("Nothing to review yet")[1]
+    assert re.search(r"\nRound \d+ \(\w+'s crib\)\n  throw ", after)
+    assert "decisions over 1 deal: " in after
+
+
+def test_the_coach_speaks_json_to_programs(cribbage: Run) -> None:
+    script = "\n".join(moves(7)) + "\n"
+    result = cribbage("play", "--seed", "7", "--coach", "--json", stdin=script)
+    events = [json.loads(line) for line in result.out.splitlines()]
+    coach = [e for e in events if e["event"] == "coach"]
+    assert coach and all(e["lost"] >= 0.5 for e in coach if "kind" in e)
+    assert "summary" in coach[-1]
+
+
+# --- in the history -----------------------------------------------------------------------
+
+
+def test_reviewed_games_count_in_the_stats(cribbage: Run, home: Path) -> None:
+    script = "\n".join(moves(7)) + "\n"
+    assert cribbage("play", "--seed", "7", "--no-coach", stdin=script).status == 0
+    none = cribbage("stats")
+    assert "Points lost a deal: none of your games reviewed yet ('cribbage review" in none.out
+    for log in (home / "games").glob("*.toml"):
+        log.unlink()
+    assert cribbage("play", "--seed", "7", "--coach", stdin=script).status == 0
+    coached = json.loads(cribbage("stats", "--json").out)["lost_per_deal"]["all"]
+    assert coached["games"] == 1
+    summary = json.loads(cribbage("review", "--last", "--json").out.splitlines()[-1])["summary"]
+    assert coached["deals"] == summary["deals"]
+    assert coached["total"] == pytest.approx(summary["lost_per_deal"]["all"], abs=0.01)
+    # A game played without the coach counts once it is reviewed.
+    script = "\n".join(moves(9)) + "\n"
+    assert cribbage("play", "--seed", "9", "--no-coach", stdin=script).status == 0
+    assert json.loads(cribbage("stats", "--json").out)["lost_per_deal"]["all"]["games"] == 1
+    assert cribbage("review", "--last").status == 0
+    assert json.loads(cribbage("stats", "--json").out)["lost_per_deal"]["all"]["games"] == 2
+    lines = cribbage("stats").out.splitlines()
+    header = next(n for n, line in enumerate(lines) if line.startswith("Points lost a deal"))
+    assert lines[header + 1].startswith("  in reviewed games      2 ")
+
+
+def test_a_review_of_a_log_from_elsewhere_is_not_counted(cribbage: Run, home: Path) -> None:
+    assert cribbage("review", str(FIXTURE)).status == 0
+    assert json.loads(cribbage("stats", "--json").out)["lost_per_deal"]["all"]["games"] == 0
+
+
+def test_the_stats_set_this_month_against_the_months_before() -> None:
+    game = read_game("game.toml", FIXTURE.read_text(encoding="utf-8"))
+    games = [
+        replace(game, day="2026-12-02", lost=Lost(10, 5.0, 2.0, 0.0)),
+        replace(game, day="2026-11-20", lost=Lost(10, 10.0, 4.0, 0.0)),
+        replace(game, day="2026-10-01", lost=Lost(10, 12.0, 6.0, 0.0)),
+        replace(game, day="2026-12-01", lost=None),
+    ]
+    total = history(games, today="2026-12-15")
+    assert total.lost("this month") == (1, Lost(10, 5.0, 2.0, 0.0))
+    assert total.lost("before") == (2, Lost(20, 22.0, 10.0, 0.0))
+    assert total.lost()[0] == 3
+    lines = stats_lines(total)
+    at = lines.index(next(line for line in lines if line.startswith("Points lost a deal")))
+    assert lines[at + 1 : at + 4] == [
+        "  in reviewed games      3     0.90   0.40   1.30",
+        "  this month             1     0.50   0.20   0.70",
+        "  before                 2     1.10   0.50   1.60",
+    ]
