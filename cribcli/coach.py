@@ -27,7 +27,7 @@ from cribcli.engine import (
     view,
 )
 from cribcli.errors import UsageProblem
-from cribcli.players.hard import CLOSE, WIN_DEALS, HardPlayer, discard_options
+from cribcli.players.hard import CLOSE, PLAY_DEALS, HardPlayer, discard_options
 from cribcli.players.odds import point_chance
 from cribcli.players.pegging import after_play, points, value
 from cribcli.record import GameInfo
@@ -170,11 +170,18 @@ def parse_laid(text: str) -> tuple[tuple[int, Card], ...]:
 
 MARKS = ((2.0, "blunder"), (1.0, "mistake"), (0.5, "inaccuracy"), (0.1, "slip"))
 """Each mark and the points a decision must lose to earn it, worst first (a loss under
-the last is no mark). Chosen from the losses of the computers: see the README."""
+the last is no mark). Chosen from what the computers' decisions lose
+(``benchmarks/review.py``; the README gives the figures): away from the end, hard's
+lays judged by other sampled hands than its own (the measure's wobble) reach 0.5 one
+time in a hundred and never 1; a quarter of normal's lays lose 0.1 or more, one in ten
+0.5, one in forty 1; a point is about 2% of a game."""
 
 
-REVIEW_WIN_DEALS = WIN_DEALS
-"""The hands searched for the chance of winning of a card laid near the end."""
+REVIEW_WIN_DEALS = PLAY_DEALS
+"""The hands searched for the chance of winning of a card laid near the end: all those
+dealt for the points, not hard's fewer, since the review has time. Judged by other hands
+than its own, hard's lays near the end lose 1 point or more 3.2% of the time with these,
+4.6% with its own number (``benchmarks/review.py``)."""
 
 COSTLY = MARKS[-2][0]
 """What a decision must lose to be more than a slip: the coach at the table names it."""

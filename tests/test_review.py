@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache
@@ -14,7 +16,16 @@ from syrupy.assertion import SnapshotAssertion
 
 from cribcli import coach
 from cribcli.cards import Card, deck
-from cribcli.coach import MARKS, Moment, judge_lay, mark_of, moment_view, parse_laid, review
+from cribcli.coach import (
+    MARKS,
+    Decision,
+    Moment,
+    judge_lay,
+    mark_of,
+    moment_view,
+    parse_laid,
+    review,
+)
 from cribcli.engine import Action, Discard, Play, Rules, State
 from cribcli.players import Level, computer
 from cribcli.record import GameInfo, Replay, Seat, dumps, loads, replay
@@ -67,7 +78,9 @@ def test_the_hard_computer_loses_nothing_by_its_own_measure(seed: int) -> None:
     throws = [d for d in judged.decisions if d.kind == "throw"]
     assert len(throws) == judged.deals >= 5
     assert all(d.lost == 0 for d in throws if d.chance is None)
-    assert all(d.lost == 0 for d in judged.decisions)  # its lays are searched alike
+    # Its lays are searched alike, over the same hands (near the end, the review
+    # searches more of them than hard does, so there it may differ).
+    assert all(d.lost == 0 for d in judged.decisions if d.chance is None)
 
 
 @pytest.mark.slow
@@ -144,7 +157,15 @@ def hidden_changed(state: State, seat: int) -> State:
 
 def test_the_lays_are_judged_without_the_hidden_cards(monkeypatch: pytest.MonkeyPatch) -> None:
     replayed = replay(loads(FIXTURE.read_text(encoding="utf-8")))
-    plain = review(*game(replayed), 0, open_play=True)
+
+    def judged() -> list[Decision]:
+        return [
+            d
+            for number in (1, 2, 3)
+            for d in review(*game(replayed), 0, round_number=number, open_play=True).decisions
+        ]
+
+    plain = judged()
     real_positions = coach.positions
 
     def changed(info: GameInfo, actions: list[Action]) -> Iterator[tuple[State, Action]]:
@@ -153,11 +174,12 @@ def test_the_lays_are_judged_without_the_hidden_cards(monkeypatch: pytest.Monkey
             yield (hidden_changed(state, 0) if changes else state), action
 
     monkeypatch.setattr(coach, "positions", changed)
-    blind = review(*game(replayed), 0, open_play=True)
-    lays = [(d.round, d.chose, d.best, d.lost, d.mark) for d in plain.decisions]
-    assert lays == [(d.round, d.chose, d.best, d.lost, d.mark) for d in blind.decisions]
+    blind = judged()
+    assert [d.kind for d in plain].count("lay") >= 6
+    lays = [(d.round, d.chose, d.best, d.lost, d.mark) for d in plain]
+    assert lays == [(d.round, d.chose, d.best, d.lost, d.mark) for d in blind]
     # --open looks: with other cards there, some lay is judged otherwise.
-    assert [d.open_lost for d in plain.decisions] != [d.open_lost for d in blind.decisions]
+    assert [d.open_lost for d in plain] != [d.open_lost for d in blind]
 
 
 def test_a_throw_is_judged_on_the_hand_alone() -> None:
@@ -184,10 +206,12 @@ def test_review_of_a_log(cribbage: Run, snapshot: SnapshotAssertion) -> None:
     assert lines[-2].startswith("Marks: ") and lines[-1].startswith("Costliest: round ")
     assert max(len(line) for line in lines) <= 100
     assert result.out == snapshot
+    # A log from elsewhere is not one of your games: the history leaves it out.
+    assert json.loads(cribbage("stats", "--json").out)["lost_per_deal"]["all"]["games"] == 0
 
 
 def test_review_json(cribbage: Run) -> None:
-    result = cribbage("review", str(FIXTURE), "--json", "--seat", "1", "--open")
+    result = cribbage("review", str(FIXTURE), "--json", "--seat", "1", "--open", "--round", "3")
     rows = [json.loads(line) for line in result.out.splitlines()]
     *decisions, summary = rows
     assert {row["kind"] for row in decisions} == {"throw", "lay"}
@@ -199,7 +223,7 @@ def test_review_json(cribbage: Run) -> None:
     assert total["seat"] == 1 and total["decisions"] == len(decisions)
     assert total["lost"] == pytest.approx(sum(row["lost"] for row in decisions), abs=0.05)
     assert sum(total["marks"].values()) == sum(row["mark"] is not None for row in decisions)
-    assert len(total["costliest"]) == 3
+    assert 1 <= len(total["costliest"]) <= 3
 
 
 def test_review_of_one_round(cribbage: Run) -> None:
@@ -211,7 +235,8 @@ def test_review_of_one_round(cribbage: Run) -> None:
 
 @pytest.mark.parametrize("log", ["3-players.toml", "4-players.toml", "short-game.toml"])
 def test_review_of_other_tables(cribbage: Run, log: str) -> None:
-    result = cribbage("review", str(ROOT / "tests" / "logs" / log), "--json")
+    path = str(ROOT / "tests" / "logs" / log)
+    result = cribbage("review", path, "--json", *(["--round", "2"] if "short" in log else []))
     assert result.status == 0, result.err
     *decisions, summary = [json.loads(line) for line in result.out.splitlines()]
     assert summary["summary"]["deals"] == sum(row["kind"] == "throw" for row in decisions) > 0
@@ -296,17 +321,19 @@ def test_review_at_the_prompt_waits_for_the_show(cribbage: Run) -> None:
 
 
 def test_the_coach_speaks_json_to_programs(cribbage: Run) -> None:
-    script = "\n".join(moves(7)) + "\n"
+    script = "\n".join(moves(7)[:12]) + "\nreview\nquit\n"
     result = cribbage("play", "--seed", "7", "--coach", "--json", stdin=script)
     events = [json.loads(line) for line in result.out.splitlines()]
     coach = [e for e in events if e["event"] == "coach"]
-    assert coach and all(e["lost"] >= 0.5 for e in coach if "kind" in e)
-    assert "summary" in coach[-1]
+    assert coach and all(e["lost"] >= 0.5 and e["mark"] for e in coach)
+    review_events = [e for e in events if e["event"] == "review"]
+    assert review_events and {e["kind"] for e in review_events} == {"throw", "lay"}
 
 
 # --- in the history -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_reviewed_games_count_in_the_stats(cribbage: Run, home: Path) -> None:
     script = "\n".join(moves(7)) + "\n"
     assert cribbage("play", "--seed", "7", "--no-coach", stdin=script).status == 0
@@ -331,11 +358,6 @@ def test_reviewed_games_count_in_the_stats(cribbage: Run, home: Path) -> None:
     assert lines[header + 1].startswith("  in reviewed games      2 ")
 
 
-def test_a_review_of_a_log_from_elsewhere_is_not_counted(cribbage: Run, home: Path) -> None:
-    assert cribbage("review", str(FIXTURE)).status == 0
-    assert json.loads(cribbage("stats", "--json").out)["lost_per_deal"]["all"]["games"] == 0
-
-
 def test_the_stats_set_this_month_against_the_months_before() -> None:
     game = read_game("game.toml", FIXTURE.read_text(encoding="utf-8"))
     games = [
@@ -355,3 +377,43 @@ def test_the_stats_set_this_month_against_the_months_before() -> None:
         "  this month             1     0.50   0.20   0.70",
         "  before                 2     1.10   0.50   1.60",
     ]
+
+
+@pytest.mark.slow
+def test_a_progress_bar_on_a_terminal_only(cribbage: Run) -> None:
+    import pexpect
+
+    piped = cribbage("review", str(FIXTURE))
+    assert piped.status == 0 and piped.err == ""
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "cribcli", "review", str(FIXTURE)],
+        env={**os.environ, "TERM": "xterm", "COLUMNS": "80"},
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(24, 80),
+    )
+    child.expect("Reviewing")
+    child.expect("Costliest: ")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+@pytest.mark.slow
+def test_review_of_a_daily_game_and_a_match_game(cribbage: Run, home: Path) -> None:
+    day = "2026-12-01"
+    typed = "\n".join(moves(f"daily/{day}", "hard")) + "\n"
+    assert cribbage("daily", "--date", day, stdin=typed).status == 0
+    daily = cribbage("review", "--last")
+    assert daily.status == 0, daily.err
+    assert f"daily {day}" in daily.out.splitlines()[0]
+    assert "Decisions of You (seat 0)" in daily.out
+    match = cribbage("match", "hard", "normal", "--games", "1", "--log-dir", str(home / "m"))
+    assert match.status == 0, match.err
+    (log,) = (home / "m").glob("*.toml")
+    hard = cribbage("review", str(log), "--json")
+    summary = json.loads(hard.out.splitlines()[-1])["summary"]
+    assert summary["seat"] == 0
+    throws = [json.loads(line) for line in hard.out.splitlines()[:-1]]
+    assert all(row["lost"] == 0 for row in throws if row["kind"] == "throw" and "chance" not in row)
