@@ -672,15 +672,15 @@ def review(
 
     replayed, path = _found_and_replayed(log, last, data_dir, "to review")
     info = replayed.log.info
-    steps = len(replayed.actions)
     with contextlib.ExitStack() as stack:
         bars: list[Any] = []
         began = time.monotonic()
 
-        def step() -> None:
+        def progress(done: int, of: int) -> None:
             if not bars and sys.stderr.isatty() and time.monotonic() - began > 0.5:
-                bar = click.progressbar(length=steps, label="Reviewing", file=sys.stderr)
+                bar = click.progressbar(length=of, label="Reviewing", file=sys.stderr)
                 bars.append(stack.enter_context(bar))
+                bars[0].update(done - 1)
             if bars:
                 bars[0].update(1)
 
@@ -690,7 +690,8 @@ def review(
             default_seat(info) if seat is None else seat,
             round_number=round_number,
             open_play=open_play,
-            on_step=step,
+            progress=progress,
+            jobs=1 if round_number else min(os.cpu_count() or 1, 8),
         )
     if judged.seat == 0 and round_number is None and replayed.finished and path != "-":
         _remember_review(Path(path), data_dir, replayed, judged)

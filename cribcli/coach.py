@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from cribcli.cards import Card, check_distinct, deck
 from cribcli.engine import (
     Action,
+    Claim,
     Discard,
     IllegalAction,
     Phase,
@@ -27,12 +29,14 @@ from cribcli.engine import (
     view,
 )
 from cribcli.errors import UsageProblem
+from cribcli.players import table
 from cribcli.players.hard import CLOSE, PLAY_DEALS, HardPlayer, discard_options
 from cribcli.players.odds import point_chance
 from cribcli.players.pegging import after_play, points, value
 from cribcli.record import GameInfo
 from cribcli.scoring import HAND_SIZE
 from cribcli.stats import Lost
+from cribcli.workers import spread
 
 ME, THEM = 0, 1
 SEED = "peg-advice"
@@ -254,7 +258,6 @@ class Review:
     """The deals reviewed: those in which the seat threw."""
     dealers: tuple[int, ...] = ()
     """Each round's dealer, by round (``dealers[0]`` is round 1's)."""
-    players: int = 2
 
     def lost(self, *kinds: str) -> float:
         """Points lost in all, or in decisions of the kinds given."""
@@ -303,6 +306,16 @@ def positions(info: GameInfo, actions: Sequence[Action]) -> Iterator[tuple[State
         state, _ = apply(state, action)
 
 
+class Task(NamedTuple):
+    """One decision to judge: the seat's view, and what it did (for a lay under
+    ``--open``, the state too)."""
+
+    seen: View
+    action: Discard | Play
+    seed: int | str
+    state: State | None = None
+
+
 def review(
     info: GameInfo,
     actions: Sequence[Action],
@@ -310,48 +323,65 @@ def review(
     *,
     round_number: int | None = None,
     open_play: bool = False,
-    on_step: Callable[[], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
     samples: int | str | None = None,
+    jobs: int = 1,
 ) -> Review:
     """Judge each decision ``seat`` made in a game, given as its actions (a replayed log's,
     or a session's so far), or in one round of it.
 
     A throw and a lay are judged on the seat's view alone (what it had seen then); only
-    ``open_play`` looks at the other hand, for a second judgement of each lay.
-    ``on_step`` is called once an action, for a progress bar. ``samples`` seeds the hands
-    dealt the other side in the search of the play (the game's seed unless given, so that
-    the hard computer's own lays, searched alike, lose nothing).
+    ``open_play`` looks at the other hands, for a second judgement of each lay.
+    ``progress`` hears (done, of) as decisions are judged, over ``jobs`` processes.
+    ``samples`` seeds the hands dealt the others in the search of the play (the game's
+    seed unless given, so that the hard computer's own lays, searched alike, lose
+    nothing).
     """
     if not 0 <= seat < info.rules.players:
         raise UsageProblem(f"the game has seats 0 to {info.rules.players - 1}, not {seat}")
-    decisions: list[Decision] = []
+    seed = info.seed if samples is None else samples
+    tasks: list[Task] = []
+    counts: dict[int, list[Decision]] = {}
+    """Muggins counts, by the number of tasks before them (judged here: they are quick)."""
     dealers: list[int] = []
     for state, action in positions(info, actions):
-        if on_step is not None:
-            on_step()
         if len(dealers) < state.round:
             dealers.append(state.dealer)
         if action.seat != seat or (round_number is not None and state.round != round_number):
             continue
-        seen = view(state, seat)
-        found: Decision | None
-        if isinstance(action, Discard):
-            found = judge_throw(seen, action.cards)
-        elif isinstance(action, Play):
-            found = judge_lay(seen, action.card, info.seed if samples is None else samples)
-            if found is not None and open_play:
-                found = replace(found, open_lost=open_loss(state, seat, action.card))
-        else:
+        if isinstance(action, Claim):
             show = showing(state)
             given = max(show.total - action.points, 0)
             cards = (*show.hand, show.starter)
-            found = Decision(state.round, "count", cards, cards, given, claimed=action.points)
-        if found is not None:
-            decisions.append(found)
+            counted = Decision(state.round, "count", cards, cards, given, claimed=action.points)
+            counts.setdefault(len(tasks), []).append(counted)
+            continue
+        opened = state if open_play and isinstance(action, Play) else None
+        tasks.append(Task(view(state, seat), action, seed, opened))
     if round_number is not None and round_number > len(dealers):
         raise UsageProblem(f"the game has {len(dealers)} rounds, not {round_number}")
+    decisions: list[Decision] = []
+    with spread(judge, tasks, jobs) as judged:
+        for done, found in enumerate(judged, start=1):
+            decisions.extend(counts.pop(done - 1, []))
+            if found is not None:
+                decisions.append(found)
+            if progress is not None:
+                progress(done, len(tasks))
+    decisions.extend(d for later in counts.values() for d in later)  # after the last lay
     deals = sum(d.kind == "throw" for d in decisions)
-    return Review(seat, tuple(decisions), deals, tuple(dealers), info.rules.players)
+    return Review(seat, tuple(decisions), deals, tuple(dealers))
+
+
+def judge(task: Task) -> Decision | None:
+    """Judge one decision (in a worker process, for a whole game)."""
+    seen, action = task.seen, task.action
+    if isinstance(action, Discard):
+        return judge_throw(seen, action.cards)
+    found = judge_lay(seen, action.card, task.seed)
+    if found is not None and task.state is not None:
+        found = replace(found, open_lost=open_loss(task.state, seen.seat, action.card))
+    return found
 
 
 def joined(reviews: Sequence[Review]) -> Review:
@@ -362,7 +392,6 @@ def joined(reviews: Sequence[Review]) -> Review:
         tuple(d for part in reviews for d in part.decisions),
         sum(part.deals for part in reviews),
         max((part.dealers for part in reviews), key=len),
-        first.players,
     )
 
 
@@ -397,12 +426,21 @@ def judge_throw(seen: View, thrown: Sequence[Card]) -> Decision:
 
 
 def judge_lay(seen: View, laid: Card, seed: int | str) -> Decision | None:
-    """A card laid against the best by the play search over the hands the other player
-    could hold, given the seat's view; None when there was no choice to make (one rank
-    that could be laid) or the search does not apply (three or four players)."""
+    """A card laid against the best by the play search over the hands the others could
+    hold, given the seat's view (at a table of three or four, for points alone: see
+    :mod:`cribcli.players.table`); None when there was no choice to make (one rank that
+    could be laid) or no hands fit what was seen."""
     options = seen.playable()
-    if len({card.rank for card in options}) < 2 or seen.rules.players != 2:
+    if len({card.rank for card in options}) < 2:
         return None
+    if seen.rules.players != 2:
+        nets = table.lay_values(seen, seed)
+        if not nets:
+            return None
+        best = max(options, key=lambda card: (nets[card], -card.rank))
+        best = laid if best.rank == laid.rank else best
+        lost = max(nets[best] - nets[laid], 0.0)
+        return Decision(seen.round, "lay", (laid,), (best,), lost, count=seen.count)
     values = HardPlayer(seed, seen.seat).lay_values(seen, REVIEW_WIN_DEALS)
     if not values:
         return None
@@ -426,14 +464,23 @@ def judge_lay(seen: View, laid: Card, seed: int | str) -> Decision | None:
 
 def open_loss(state: State, seat: int, laid: Card) -> float:
     """What a card laid lost with every card known: the play searched to its end against
-    the other hand as it was."""
+    the other hands as they were."""
     seen = view(state, seat)
+    pile = tuple(card.rank for card in seen.pile)
+    ranks = {card.rank for card in seen.playable()}
+    if state.rules.players != 2:
+        hands = tuple(tuple(sorted(card.rank for card in hand)) for hand in state.hands)
+        sides = tuple(state.rules.side_of(n) for n in range(state.rules.players))
+        tail = table.scoring_tail(pile) if pile else ()
+        nets = {
+            rank: table.side_net(
+                table.lay(hands, seat, rank, tail, seen.count, seen.passed, sides), seat, sides
+            )
+            for rank in ranks
+        }
+        return max(nets.values()) - nets[laid.rank]
     held = tuple(sorted(card.rank for card in seen.hand))
     theirs = tuple(sorted(card.rank for card in state.hands[1 - seat]))
-    pile = tuple(card.rank for card in seen.pile)
     out = (1 - seat) in seen.passed
-    nets = {
-        card.rank: after_play(card.rank, held, theirs, pile, seen.count, out)
-        for card in seen.playable()
-    }
-    return float(max(nets.values()) - nets[laid.rank])
+    points_after = {rank: after_play(rank, held, theirs, pile, seen.count, out) for rank in ranks}
+    return float(max(points_after.values()) - points_after[laid.rank])

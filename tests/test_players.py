@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from cribcli.cards import Card, deck
 from cribcli.engine import Discard, Phase, Play, Rules, State, apply, legal_actions, new_game, view
 from cribcli.events import GameOver, Pegged, Played, Shown
-from cribcli.players import Level, computer, odds
+from cribcli.players import Level, computer, odds, table
 from cribcli.players.pegging import after_play, outcome, points, win_chance
 from cribcli.record import GameInfo, Seat
 from cribcli.session import next_action, run_game
@@ -227,3 +227,75 @@ def test_normal_discards_the_best_net() -> None:
     best = analyse(state.hands[0], dealer=False)[0].discard
     assert computer("normal", 4, 0).discard(view(state, 0)) == best
     assert Discard(0, best) in legal_actions(state, 0)
+
+
+# --- the play at a table of three or four ------------------------------------------------
+
+
+def table_start(hands: tuple[tuple[Card, ...], ...], dealer: int) -> State:
+    players = len(hands)
+    state, _ = new_game(Rules(players=players, cut_for_deal=True), 1)
+    used = {card for hand in hands for card in hand}
+    spare = iter(card for card in deck() if card not in used)
+    crib, starter = tuple(next(spare) for _ in range(4)), next(spare)
+    # Each seat is dealt its hand and enough cards held back to make four for the show.
+    dealt = tuple((*hand, *(next(spare) for _ in range(4 - len(hand)))) for hand in hands)
+    return replace(
+        state,
+        phase=Phase.PLAY,
+        dealer=dealer,
+        dealt=dealt,
+        hands=hands,
+        discards=tuple(() for _ in hands),
+        crib=crib,
+        starter=starter,
+        to_play=(dealer + 1) % players,
+    )
+
+
+def engine_table(state: State, sides: tuple[int, ...]) -> tuple[int, ...]:
+    """Max-n over the engine itself: each seat lays for its side; the points each seat
+    makes to the end of the play (the show's are not the play's)."""
+    players = len(sides)
+    seat = state.to_play
+    assert seat is not None
+    best: tuple[int, ...] | None = None
+    best_net = 0.0
+    for rank in sorted({c.rank for c in state.hands[seat] if state.count + c.value <= 31}):
+        card = next(c for c in state.hands[seat] if c.rank == rank)
+        after, events = apply(state, Play(seat, card))
+        made = [0] * players
+        ended = False
+        for event in events:
+            if isinstance(event, Shown | GameOver):
+                ended = True
+                break
+            if isinstance(event, Played | Pegged):
+                made[event.seat] += sum(item.points for item in event.items)
+        rest = (
+            (0,) * players if ended or after.phase is not Phase.PLAY else engine_table(after, sides)
+        )
+        result = tuple(a + b for a, b in zip(made, rest, strict=True))
+        net = table.side_net(result, seat, sides)
+        if best is None or net > best_net:
+            best, best_net = result, net
+    assert best is not None
+    return best
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.permutations(deck()), st.sampled_from([(3, 3), (3, 4), (4, 2), (4, 3)]), st.integers(0, 3)
+)
+def test_table_search_equals_max_n_over_the_engine(
+    cards: list[Card], size: tuple[int, int], dealer: int
+) -> None:
+    players, held = size
+    hands = tuple(tuple(cards[n * held : (n + 1) * held]) for n in range(players))
+    state = table_start(hands, dealer % players)
+    sides = tuple(state.rules.side_of(n) for n in range(players))
+    leader = state.to_play
+    assert leader is not None
+    ranks = tuple(tuple(sorted(c.rank for c in hand)) for hand in hands)
+    fast = table.rest(ranks, leader, (), 0, frozenset(), sides)
+    assert fast == engine_table(state, sides)

@@ -315,7 +315,7 @@ def _decision_line(decision: Decision, style: Style) -> str:
     elif decision.exact is not None and abs(decision.exact - decision.lost) >= 0.005:
         line += f" (hand and crib {decision.exact:+.2f})"
     if decision.open_lost is not None:
-        line += f", open {decision.open_lost:.0f}"
+        line += f", open {round(decision.open_lost, 2):g}"
     if decision.mark:
         line += f"  {decision.mark}"
         if decision.mark in ("mistake", "blunder"):
@@ -333,8 +333,6 @@ def review_summary_lines(review: Review) -> list[str]:
         + (f", counts {review.per_deal('count'):.2f})" if review.lost("count") else ")"),
         "Marks: " + ", ".join(_many(n, mark) for mark, n in review.marks().items()) + ".",
     ]
-    if review.players > 2:
-        lines.append("Cards laid are judged in two-player games only.")
     costliest = review.costliest()
     if costliest:
         lines.append(

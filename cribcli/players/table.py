@@ -1,0 +1,198 @@
+"""The play searched at a table of three or four, for the review of a card laid there.
+
+Each seat lays for its side: the card after which its side's points, less the other
+sides' (their average, with three players), are the most over the rest of the play. The
+turns follow the rules as the engine keeps them: a seat that cannot lay says go, the last
+to lay takes the go point, and the next count is led by the seat after them. Cards are
+ranks, as in :mod:`cribcli.players.pegging`; the other hands are dealt at random from
+the cards the seat has not seen, each fitting every go its holder said.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from cribcli.cards import Card, SeededStream
+from cribcli.engine import View
+from cribcli.players.normal import unseen_by
+from cribcli.players.pegging import points, value
+from cribcli.scoring import COUNT_LIMIT
+
+TABLE_DEALS = 60
+"""Hands dealt to the other seats for the search, when twelve cards or fewer are held."""
+FEWEST_DEALS = 6
+"""The fewest: each card more held makes the search about three times as long, so with
+more than twelve held a third as many hands are dealt for each card more, down to this
+(a first lay at a table of four takes about a second)."""
+
+
+def deals_for(held: int) -> int:
+    """How many hands to deal the others when ``held`` cards are held at the table."""
+    extra = max(held - 12, 0)
+    return max(FEWEST_DEALS, TABLE_DEALS // int(3**extra))
+
+
+Hands = tuple[tuple[int, ...], ...]
+Points = tuple[int, ...]
+
+
+def lay_values(view: View, seed: int | str) -> dict[Card, float]:
+    """What each card the seat can lay nets its side in the rest of the play, on average
+    over hands dealt to the other seats that fit what the seat has seen (see
+    :func:`deals_for`); empty if none fits."""
+    seat, players = view.seat, view.rules.players
+    sides = tuple(view.rules.side_of(n) for n in range(players))
+    floors = {
+        other: max((COUNT_LIMIT - count for who, count in view.gos if who == other), default=0)
+        for other in range(players)
+        if other != seat
+    }
+    unseen = unseen_by(view)
+    stream = SeededStream(seed, f"table {seat} round {view.round} play {len(view.plays)}")
+    pile = scoring_tail(tuple(card.rank for card in view.pile)) if view.pile else ()
+    ranks = sorted({card.rank for card in view.playable()})
+    totals = dict.fromkeys(ranks, 0.0)
+    dealt = 0
+    for _ in range(deals_for(sum(view.held))):
+        stream.shuffle(unseen)
+        hands = _deal(view, unseen, floors)
+        if hands is None:
+            continue
+        dealt += 1
+        for rank in ranks:
+            totals[rank] += side_net(
+                lay(hands, seat, rank, pile, view.count, view.passed, sides), seat, sides
+            )
+    if not dealt:
+        return {}
+    return {card: totals[card.rank] / dealt for card in view.playable()}
+
+
+def _deal(view: View, unseen: list[Card], floors: dict[int, int]) -> Hands | None:
+    """The other seats' hands from the shuffled unseen cards, each card fitting its
+    holder's gos (the strictest first); None if they cannot all be filled."""
+    left = list(unseen)
+    hands: dict[int, tuple[int, ...]] = {view.seat: tuple(sorted(c.rank for c in view.hand))}
+    for other in sorted(floors, key=lambda n: -floors[n]):
+        fits = [card for card in left if value(card.rank) > floors[other]]
+        size = view.held[other]
+        if len(fits) < size:
+            return None
+        taken = fits[:size]
+        for card in taken:
+            left.remove(card)
+        hands[other] = tuple(sorted(card.rank for card in taken))
+    return tuple(hands[n] for n in range(len(view.held)))
+
+
+def scoring_tail(pile: tuple[int, ...]) -> tuple[int, ...]:
+    """The end of the pile that decides what later cards of the count can score: a
+    trailing pair (or more) whole, else the longest end of distinct ranks that could
+    still be part of a run. Positions that differ only before it play alike, so the
+    search meets them once."""
+    same = 1
+    while same < len(pile) and pile[-1 - same] == pile[-1]:
+        same += 1
+    if same > 1:
+        return pile[-same:]
+    start = len(pile) - 1
+    low = high = pile[-1]
+    while start > 0:
+        rank = pile[start - 1]
+        if rank in pile[start:] or max(high, rank) - min(low, rank) > 6:
+            break
+        low, high = min(low, rank), max(high, rank)
+        start -= 1
+    return pile[start:]
+
+
+def side_net(result: Points, seat: int, sides: tuple[int, ...]) -> float:
+    """The seat's side's points less the other sides' (their average, with three)."""
+    ours = sum(p for n, p in enumerate(result) if sides[n] == sides[seat])
+    theirs = sum(result) - ours
+    return ours - theirs / (len(set(sides)) - 1)
+
+
+def lay(
+    hands: Hands,
+    seat: int,
+    rank: int,
+    pile: tuple[int, ...],
+    count: int,
+    passed: frozenset[int],
+    sides: tuple[int, ...],
+) -> Points:
+    """``seat`` lays ``rank``: the points each seat makes from here to the end of the
+    play."""
+    new_pile, new_count = pile + (rank,), count + value(rank)
+    gained = points(new_pile, new_count)
+    new_pile = scoring_tail(new_pile)
+    mine = list(hands[seat])
+    mine.remove(rank)
+    after = hands[:seat] + (tuple(mine),) + hands[seat + 1 :]
+    if new_count == COUNT_LIMIT:
+        result = _end_count(after, seat, new_pile, new_count, sides)
+    else:
+        result = _next_turn(after, seat, new_pile, new_count, passed, sides)
+    return result[:seat] + (result[seat] + gained,) + result[seat + 1 :]
+
+
+@lru_cache(maxsize=400_000)
+def rest(
+    hands: Hands,
+    seat: int,
+    pile: tuple[int, ...],
+    count: int,
+    passed: frozenset[int],
+    sides: tuple[int, ...],
+) -> Points:
+    """The rest of the play with ``seat`` to lay (it can), each seat laying for its side."""
+    best: Points | None = None
+    best_net = 0.0
+    for rank in sorted({r for r in hands[seat] if count + value(r) <= COUNT_LIMIT}):
+        result = lay(hands, seat, rank, pile, count, passed, sides)
+        net = side_net(result, seat, sides)
+        if best is None or net > best_net:
+            best, best_net = result, net
+    assert best is not None
+    return best
+
+
+def _next_turn(
+    hands: Hands,
+    last: int,
+    pile: tuple[int, ...],
+    count: int,
+    passed: frozenset[int],
+    sides: tuple[int, ...],
+) -> Points:
+    """After ``last`` laid: the next seat that can lay does; those that cannot say go."""
+    players = len(hands)
+    out = set(passed)
+    for step in range(1, players + 1):
+        seat = (last + step) % players
+        if seat in out or not hands[seat]:
+            continue
+        if any(count + value(r) <= COUNT_LIMIT for r in hands[seat]):
+            return rest(hands, seat, pile, count, frozenset(out), sides)
+        if seat != last:
+            out.add(seat)
+    return _end_count(hands, last, pile, count, sides)
+
+
+def _end_count(
+    hands: Hands, last: int, pile: tuple[int, ...], count: int, sides: tuple[int, ...]
+) -> Points:
+    """Nobody can lay: the go (or last card) point, then a new count led by the next seat
+    after ``last`` that holds cards, or the end of the play."""
+    players = len(hands)
+    result = [0] * players
+    if pile and count != COUNT_LIMIT:
+        result[last] += 1
+    if not any(hands):
+        return tuple(result)
+    leader = next(
+        (last + step) % players for step in range(1, players + 1) if hands[(last + step) % players]
+    )
+    after = rest(hands, leader, (), 0, frozenset(), sides)
+    return tuple(a + b for a, b in zip(result, after, strict=True))
