@@ -467,7 +467,8 @@ def stats(since: str | None, without_takebacks: bool, as_json: bool, data_dir: s
 
     Games played and won by computer level, skunks given and taken, your average points a
     deal as dealer and as pone from pegging, hand and crib, your best hand and its game,
-    and your daily streak, counted by replaying each log through the rules (once: what
+    the points your decisions lost a deal in reviewed games (this month and before), and
+    your daily streak, counted by replaying each log through the rules (once: what
     is found is remembered). A log that cannot be read, or that breaks the rules, is named
     on standard error and left out.
     """
@@ -755,6 +756,14 @@ def _read_text(path: str) -> str:
     return text
 
 
+def _check_whose_crib(dealer: bool, pone: bool) -> None:
+    """--dealer or --pone: one of them, as the advice commands need."""
+    if dealer and pone:
+        raise UserError("--dealer and --pone contradict each other: give one")
+    if not dealer and not pone:
+        raise UserError("say whose crib it is: --dealer (yours) or --pone (theirs)")
+
+
 ADVICE_EXAMPLES = """\b
 Examples:
   cribbage discard-advice 5H 5S JD 4C 2S KH --dealer
@@ -812,10 +821,7 @@ def discard_advice(
     from cribcli.engine import target_of
     from cribcli.ui.render import advice_lines, decide_style
 
-    if dealer and pone:
-        raise UserError("--dealer and --pone contradict each other: give one")
-    if not dealer and not pone:
-        raise UserError("say whose crib it is: --dealer (yours) or --pone (theirs)")
+    _check_whose_crib(dealer, pone)
     if short and position is None:
         raise UserError("--short goes with --score: it says the scores are out of 61")
     try:
@@ -904,10 +910,7 @@ def peg_advice(
     from cribcli.coach import peg_advice as advise_lay
     from cribcli.ui.render import decide_style, peg_lines
 
-    if dealer and pone:
-        raise UserError("--dealer and --pone contradict each other: give one")
-    if not dealer and not pone:
-        raise UserError("say whose crib it is: --dealer (yours) or --pone (theirs)")
+    _check_whose_crib(dealer, pone)
     try:
         moment = Moment(
             tuple(parse_cards(cards)),
