@@ -260,11 +260,11 @@ def _score_lines(stream: TextIO, *, crib: bool, as_json: bool) -> int:
 PLAY_EXAMPLES = """\b
 Examples:
   cribbage play                          resume the saved game, or start one
-  cribbage play --level hard --short     a game to 61 against the hard computer
-  cribbage play --players 4              you and a partner against two computers
+  cribbage play --level hard --short     to 61 against the hard computer
+  cribbage play --players 4              you and a partner against two
   cribbage play --seed 7 --level normal < moves.txt > transcript.txt
   cribbage play --json --new < moves.txt   JSON lines, one event a line
-  cribbage play --coach                  what your costly decisions cost, after each show
+  cribbage play --coach                  after each show, what errors cost
 \b
 At the prompt, type cards (5H JD to discard, 7S to lay; Tab completes) or a
 command: hint, hand, score, log, tips, rules, undo, review, help, quit.
@@ -589,8 +589,8 @@ def _replayed(log: str | None, last: bool, data_dir: str | None, what: str) -> R
 
 def _found_and_replayed(
     log: str | None, last: bool, data_dir: str | None, what: str
-) -> tuple[Replay, str]:
-    """:func:`_replayed`, and the log's path as given (or found, for --last)."""
+) -> tuple[Replay, str, str]:
+    """:func:`_replayed`, the log's path as given (or found, for --last), and its text."""
     from cribcli import record
 
     if last and log is not None:
@@ -607,16 +607,17 @@ def _found_and_replayed(
         raise UserError(f"give a game log {what}, '-' for standard input, or --last")
     text = _read_text(log)
     try:
-        return record.replay(record.loads(text)), log
+        return record.replay(record.loads(text)), log, text
     except CribbageError as error:
         raise DataError(f"{log}: {error}") from None
 
 
 REVIEW_EXAMPLES = """\b
 Examples:
-  cribbage review --last                     your last game, decision by decision
-  cribbage review game.toml --round 3        one round
-  cribbage review game.toml --seat 1 --open  the other seat, and each lay with all known
+  cribbage review --last                 your last game, decision by decision
+  cribbage review game.toml --round 3    one round
+  cribbage review game.toml --seat 1     another seat's decisions
+  cribbage review game.toml --open       lays also judged with all known
   cribbage review --last --json | jq -c 'select(.mark == "blunder")'
   cribbage review --last --json | tail -1 | jq .summary.lost_per_deal
 """
@@ -671,7 +672,7 @@ def review(
     from cribcli.coach import review as review_game
     from cribcli.ui.render import decide_style, review_lines
 
-    replayed, path = _found_and_replayed(log, last, data_dir, "to review")
+    replayed, path, text = _found_and_replayed(log, last, data_dir, "to review")
     info = replayed.log.info
     with contextlib.ExitStack() as stack:
         bars: list[Any] = []
@@ -695,7 +696,7 @@ def review(
             jobs=1 if round_number else min(os.cpu_count() or 1, 8),
         )
     if judged.seat == 0 and round_number is None and replayed.finished and path != "-":
-        _remember_review(Path(path), data_dir, replayed, judged)
+        _keep_review(Path(path), data_dir, text, judged)
     if as_json:
         for decision in judged.decisions:
             click.echo(json.dumps(decision.as_json()))
@@ -707,18 +708,20 @@ def review(
         click.echo(line)
 
 
-def _remember_review(path: Path, data_dir: str | None, replayed: Replay, judged: Review) -> None:
-    """A review of one of your finished games counts in ``stats``: remembered with it."""
-    from cribcli.stats import remember
-    from cribcli.store import Places
+def _keep_review(path: Path, data_dir: str | None, text: str, judged: Review) -> None:
+    """A review of one of your finished games counts in ``stats``: it is kept (a review
+    that cannot be kept is said, and the command goes on)."""
+    from cribcli.stats import Reviews, digest_of
+    from cribcli.store import Places, reason
+    from cribcli.ui.console import warn
 
     places = Places.find(data_dir)
     try:
-        ours = path.resolve().parent == places.games.resolve()
-    except OSError:
-        return
-    if ours:
-        remember(places.index, path, replayed.log.info, replayed.events, judged.as_lost())
+        if path.resolve().parent != places.games.resolve():
+            return
+        Reviews(places.reviews).keep(path.name, digest_of(text), judged.as_lost())
+    except OSError as error:
+        warn(f"cannot keep the review for 'cribbage stats' in {places.reviews} ({reason(error)})")
 
 
 def _game_title(info: GameInfo) -> str:
@@ -846,12 +849,12 @@ def discard_advice(
 
 PEG_EXAMPLES = """\b
 Examples:
-  cribbage peg-advice 4H 5S 6D JC --dealer --laid "them 10S" -s 2C --thrown 9C KD
-  cribbage peg-advice 4H 5S 6D JC --pone -s 2C --thrown 9C KD       (your lead)
-  cribbage peg-advice 5S 6D JC --pone --laid "me 4H them 8C" -s 2C --thrown 9C KD
-  cribbage peg-advice 4H 5S JC --dealer --laid "them KS me 6D them 7H" -s 2C --thrown 9C KD
-  cribbage peg-advice 4H 5S --pone --laid "me 10S them 9H me 8C them 3C" -s 2C --thrown 9C KD
-  cribbage peg-advice 4H 5S 6D JC --dealer --laid "them 10S" -s 2C --thrown 9C KD --json
+  cribbage peg-advice 4H 5S 6D JC --dealer --laid "them 10S" -s 2C -t 9C KD
+  cribbage peg-advice 4H 5S 6D JC --pone -s 2C -t 9C KD        (you lead)
+  cribbage peg-advice 5S 6D JC --pone --laid "me 4H them 8C" -s 2C -t 9C KD
+  cribbage peg-advice 4H 5S --pone --laid "me 10S them 9H me 8C them 3C" \\
+      -s 2C -t 9C KD                     (after their go: a new count)
+  cribbage peg-advice 4H 5S JC QD --pone -s 2C -t 9C 6D --top 2 --json
 """
 
 
@@ -874,6 +877,7 @@ Examples:
     shell_complete=complete_cards,
 )
 @click.option(
+    "-t",
     "--thrown",
     required=True,
     nargs=2,

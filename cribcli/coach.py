@@ -115,11 +115,19 @@ def moment_view(moment: Moment) -> View:
         to_play=1 - dealer,
     )
     for number, (seat, card) in enumerate(moment.laid, start=1):
+        said = f"card {number} laid, `{'me' if seat == ME else 'them'} {card}`"
+        if state.to_play != seat:
+            whose = "yours" if state.to_play == ME else "theirs"
+            lead = ""
+            if number == 1:
+                lead = " (the pone leads: " + (
+                    "--dealer if they led)" if seat == THEM else "--pone if you led)"
+                )
+            raise UsageProblem(f"{said}: the turn to lay was {whose}{lead}")
         try:
             state, _ = apply(state, Play(seat, card))
         except IllegalAction as error:
-            who = "you" if seat == ME else "they"
-            raise UsageProblem(f"card {number} laid ({who}, {card}): {error}") from None
+            raise UsageProblem(f"{said}: {error}") from None
     if state.phase is not Phase.PLAY or state.to_play != ME:
         raise UsageProblem("it is not yours to lay after those cards: the other player lays next")
     return view(state, ME)
@@ -187,9 +195,6 @@ dealt for the points, not hard's fewer, since the review has time. Judged by oth
 than its own, hard's lays near the end lose 1 point or more 3.2% of the time with these,
 4.6% with its own number (``benchmarks/review.py``)."""
 
-COSTLY = MARKS[-2][0]
-"""What a decision must lose to be more than a slip: the coach at the table names it."""
-
 
 def mark_of(lost: float) -> str:
     """The mark for a decision that lost ``lost`` points (``""`` for none)."""
@@ -217,11 +222,18 @@ class Decision:
     open_lost: float | None = None
     """A lay, with every card known (``--open``)."""
     claimed: int | None = None
-    """A count: the points claimed (``true`` is ``claimed + lost``)."""
+    """A count: the points claimed."""
+    true: int | None = None
+    """A count: what the hand or crib was worth."""
 
     @property
     def mark(self) -> str:
         return mark_of(self.lost)
+
+    @property
+    def costly(self) -> bool:
+        """Whether it lost more than a slip (the coach at the table names it)."""
+        return self.mark not in ("", "slip")
 
     def as_json(self) -> dict[str, object]:
         """For scripts: only the fields that apply."""
@@ -239,12 +251,11 @@ class Decision:
             "count": self.count,
             "open_lost": self.open_lost,
             "claimed": self.claimed,
+            "true": self.true,
         }
         for key, number in extra.items():
             if number is not None:
                 shown[key] = round(number, 4 if key == "chance" else 2)
-        if self.claimed is not None:
-            shown["true"] = self.claimed + round(self.lost)
         return shown
 
 
@@ -298,12 +309,14 @@ class Review:
         }
 
 
-def positions(info: GameInfo, actions: Sequence[Action]) -> Iterator[tuple[State, Action]]:
-    """Each action of a game with the state it was taken in."""
+def positions(info: GameInfo, actions: Sequence[Action]) -> Iterator[tuple[State, Action | None]]:
+    """Each action of a game with the state it was taken in; last, the state after them
+    all (with None)."""
     state, _ = new_game(info.rules, info.seed)
     for action in actions:
         yield state, action
         state, _ = apply(state, action)
+    yield state, None
 
 
 class Task(NamedTuple):
@@ -347,13 +360,23 @@ def review(
     for state, action in positions(info, actions):
         if len(dealers) < state.round:
             dealers.append(state.dealer)
+        if action is None:
+            break
         if action.seat != seat or (round_number is not None and state.round != round_number):
             continue
         if isinstance(action, Claim):
             show = showing(state)
             given = max(show.total - action.points, 0)
             cards = (*show.hand, show.starter)
-            counted = Decision(state.round, "count", cards, cards, given, claimed=action.points)
+            counted = Decision(
+                state.round,
+                "count",
+                cards,
+                cards,
+                given,
+                claimed=action.points,
+                true=show.total,
+            )
             counts.setdefault(len(tasks), []).append(counted)
             continue
         opened = state if open_play and isinstance(action, Play) else None
@@ -413,7 +436,7 @@ def judge_throw(seen: View, thrown: Sequence[Card]) -> Decision:
         top = max(o.chance or 0.0 for o in options)
         best = max((o for o in options if (o.chance or 0.0) >= top - CLOSE), key=lambda o: o.net)
         chance = 0.0 if (chosen.chance or 0.0) >= top - CLOSE else top - (chosen.chance or 0.0)
-        lost = chance / point_chance()
+        lost = chance / point_chance(seen.rules.target)
     return Decision(
         seen.round,
         "throw",
@@ -454,7 +477,7 @@ def judge_lay(seen: View, laid: Card, seed: int | str) -> Decision | None:
         near = [card for card in options if (values[card].chance or 0.0) >= top - CLOSE]
         best = max(near, key=lambda card: (values[card].net, -card.rank))
         chance = 0.0 if chosen.chance >= top - CLOSE else top - chosen.chance
-        lost = chance / point_chance()
+        lost = chance / point_chance(seen.rules.target)
     if best.rank == laid.rank:
         best = laid
     return Decision(

@@ -26,7 +26,7 @@ from cribcli.errors import CribbageError, UsageProblem
 from cribcli.players import Level, Player, computer
 from cribcli.record import LOG_LIMIT, GameInfo, Seat, loads
 from cribcli.session import Session
-from cribcli.stats import Lost, remember
+from cribcli.stats import Lost, Reviews, digest_of, remember
 from cribcli.store import (
     Places,
     SaveLock,
@@ -420,5 +420,14 @@ class HeldGame:
         save away."""
         filed = _file(self.saver, self.places.games, name)
         if filed.path is not None and filed.path.parent == self.places.games:
-            remember(self.places.index, filed.path, session.info, session.events, lost)
+            text = self.saver.text
+            remember(self.places.index, filed.path, session.info, session.events, text)
+            if lost is not None:
+                try:
+                    Reviews(self.places.reviews).keep(filed.path.name, digest_of(text), lost)
+                except OSError as error:
+                    self.saver.warn(
+                        f"cannot keep the coach's review for 'cribbage stats' in "
+                        f"{self.places.reviews} ({reason(error)})"
+                    )
         return filed

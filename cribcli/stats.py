@@ -15,11 +15,12 @@ The player is seat 0 (the person who played); with four players, seat 0's side.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, NamedTuple, get_args
 
@@ -113,8 +114,11 @@ class GameRecord:
     """The most the player's hand was worth at a show."""
     takebacks: int = 0
     """How many moves were taken back (a practice game's ``undo``)."""
+    digest: str = ""
+    """The log's SHA-256, to match the game's review (see :class:`Reviews`)."""
     lost: Lost | None = None
-    """What the player's decisions lost, once the game has been reviewed."""
+    """What the player's decisions lost, once the game has been reviewed: from the
+    reviews kept, never from the index (which is rebuilt)."""
 
     @property
     def won(self) -> bool:
@@ -135,7 +139,7 @@ class GameRecord:
         """The record as plain data, for the index."""
         data = {item.name: getattr(self, item.name) for item in fields(self)}
         data["deals"] = [[deal.dealt, *deal.points] for deal in self.deals]
-        data["lost"] = None if self.lost is None else [self.lost.deals, *self.lost[1:]]
+        del data["lost"]
         return data
 
     @classmethod
@@ -164,14 +168,14 @@ class GameRecord:
                 if type(dealt) is not bool or len(points) != 3 or not all(map(_count, points)):
                     return None
                 records.append(DealRecord(dealt, Points(*points)))
-            lost = None if data.get("lost") is None else Lost.from_json(data["lost"])
-            if data.get("lost") is not None and lost is None:
+            digest = data["digest"]
+            if not (type(digest) is str and re.fullmatch(r"[0-9a-f]{64}|", digest)):
                 return None
             name, day, daily_day, level = texts
             players, winner, dealt, best_hand, takebacks = numbers
             return cls(
                 name, day, daily_day, level, players, winner, tuple(scores), tuple(skunks),
-                dealt, tuple(records), best_hand, takebacks, lost,
+                dealt, tuple(records), best_hand, takebacks, digest,
             )  # fmt: skip
         except (KeyError, TypeError, ValueError):
             return None
@@ -182,11 +186,9 @@ def _count(value: object) -> bool:
     return type(value) is int and 0 <= value <= 100_000
 
 
-def game_record(
-    name: str, info: GameInfo, events: Sequence[Event], lost: Lost | None = None
-) -> GameRecord:
-    """What the history counts of a finished game, from its events (the rules' own facts).
-    Raises StatsError if the game did not end."""
+def game_record(name: str, info: GameInfo, events: Sequence[Event], text: str) -> GameRecord:
+    """What the history counts of a finished game, from its events (the rules' own facts),
+    and its log's ``text`` (for its digest). Raises StatsError if the game did not end."""
     over = next((e for e in reversed(events) if isinstance(e, GameOver)), None)
     if over is None:
         raise StatsError("not a finished game")
@@ -219,8 +221,13 @@ def game_record(
             default=0,
         ),
         takebacks=info.takebacks,
-        lost=lost,
+        digest=digest_of(text),
     )
+
+
+def digest_of(text: str) -> str:
+    """A log's SHA-256, as hex: what ties a review to the log it reviewed."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _day(started: str, label: str) -> str:
@@ -235,7 +242,7 @@ def read_game(name: str, text: str) -> GameRecord:
         replayed = replay(loads(text))
     except CribbageError as error:
         raise StatsError(str(error)) from None
-    return game_record(name, replayed.log.info, replayed.events)
+    return game_record(name, replayed.log.info, replayed.events, text)
 
 
 def _read_path(path: str) -> GameRecord | str:
@@ -327,19 +334,67 @@ _MADE_BY = f"cribbage {__version__}, log format {FORMAT}, index {INDEX_VERSION}"
 """What an index is made by: another version reads it afresh."""
 
 
-def remember(
-    index: Path, log: Path, info: GameInfo, events: Sequence[Event], lost: Lost | None = None
-) -> None:
-    """Remember a game filed at ``log``, from the events it was played with, so that the
-    history never has to replay it; and what its review found, if it has been reviewed.
-    Failing to is only a cost."""
+def remember(index: Path, log: Path, info: GameInfo, events: Sequence[Event], text: str) -> None:
+    """Remember a game filed at ``log`` (its ``text``), from the events it was played with,
+    so that the history never has to replay it. Failing to is only a cost."""
     with contextlib.suppress(OSError, StatsError):
         remembered = Index(index)
-        if lost is None:  # a review found before is kept
-            known = remembered.get(log.name, _stamp(log))
-            lost = known.lost if isinstance(known, GameRecord) else None
-        remembered.put(log.name, _stamp(log), game_record(log.name, info, events, lost))
+        remembered.put(log.name, _stamp(log), game_record(log.name, info, events, text))
         remembered.save()
+
+
+# --- the reviews ------------------------------------------------------------------------
+
+REVIEWS_LIMIT = 16 << 20
+"""The most bytes the reviews file may hold (a game's review takes about 120)."""
+
+
+class Reviews:
+    """What each reviewed game's decisions lost, by log name, with the log's digest: kept
+    in the data folder (``reviews.json``), since a review cannot be rebuilt from the logs
+    as the index can. A review counts for a log only while the log is the one reviewed."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def read(self) -> dict[str, tuple[str, Lost]]:
+        """Every review kept, checked entry by entry (the file is not trusted: what is not
+        a review is left out)."""
+        try:
+            data = json.loads(read_text(self.path, REVIEWS_LIMIT) or "{}")
+        except (StoreError, ValueError, RecursionError):
+            return {}
+        games = data.get("games") if isinstance(data, dict) else None
+        if not isinstance(games, dict):
+            return {}
+        kept = {}
+        for name, entry in games.items():
+            if not isinstance(entry, dict) or len(name) > 200:
+                continue
+            digest, lost = entry.get("digest"), Lost.from_json(entry.get("lost"))
+            if type(digest) is str and re.fullmatch(r"[0-9a-f]{64}", digest) and lost:
+                kept[name] = (digest, lost)
+        return kept
+
+    def keep(self, name: str, digest: str, lost: Lost) -> None:
+        """Keep a game's review (replacing any earlier one). Raises OSError if it cannot
+        be written."""
+        games = {
+            game: {"digest": known, "lost": list(found)}
+            for game, (known, found) in self.read().items()
+        }
+        games[name] = {"digest": digest, "lost": [lost.deals, *(round(n, 3) for n in lost[1:])]}
+        write_atomic(self.path, json.dumps({"games": games}, separators=(",", ":")))
+
+    def attach(self, games: Iterable[GameRecord]) -> list[GameRecord]:
+        """The records, each with its review if it has one (for the log as it is)."""
+        kept = self.read()
+        return [
+            replace(game, lost=kept[game.name][1])
+            if game.name in kept and kept[game.name][0] == game.digest
+            else game
+            for game in games
+        ]
 
 
 def records(
@@ -348,10 +403,12 @@ def records(
     *,
     warn: Warn,
     progress: Callable[[int, int], None] | None = None,
+    reviews: Path | None = None,
 ) -> list[GameRecord]:
     """The records of every finished game's log in ``games``, by file name. Logs that
     cannot be counted are named to ``warn`` and left out; ``progress`` hears (done, of)
-    as logs are replayed. Raises StoreError if the folder cannot be read."""
+    as logs are replayed; with ``reviews``, each reviewed game carries what it lost.
+    Raises StoreError if the folder cannot be read."""
     remembered = Index(index)
     found: dict[str, GameRecord | str] = {}
     stamps: dict[str, list[int]] = {}
@@ -383,7 +440,7 @@ def records(
             warn(f"skipping {path}: {known}")
         elif known is not None:
             kept.append(known)
-    return kept
+    return Reviews(reviews).attach(kept) if reviews is not None else kept
 
 
 # --- the sums -------------------------------------------------------------------------
@@ -505,7 +562,9 @@ def history_of(
 ) -> History:
     """The player's history: every finished game in their games folder counted (see
     :func:`records`)."""
-    found = records(places.games, places.index, warn=warn, progress=progress)
+    found = records(
+        places.games, places.index, warn=warn, progress=progress, reviews=places.reviews
+    )
     return history(found, since, today, takebacks)
 
 

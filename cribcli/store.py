@@ -212,6 +212,11 @@ class Places:
         return self.data / "games"
 
     @property
+    def reviews(self) -> Path:
+        """What reviewed games lost (kept: it cannot be rebuilt from the logs)."""
+        return self.data / "reviews.json"
+
+    @property
     def settings(self) -> Path:
         """The settings file."""
         return self.config / "settings.toml"

@@ -78,11 +78,21 @@ def test_the_counts_are_worked_out_through_a_go() -> None:
 # --- only what the player has seen ----------------------------------------------------------
 
 
-def test_the_moment_hides_the_other_hand_and_the_crib() -> None:
+def test_the_moment_shows_only_what_the_player_has_seen() -> None:
+    known = set(parse_cards("4H 5S 6D JC 10S 2C 9C KD"))
     seen = moment_view(moment("4H 5S 6D JC", "them 10S", "2C", "9C KD", dealer=True))
     assert seen.hand == tuple(parse_cards("4H 5S 6D JC"))
-    assert seen.crib == () and seen.held == (4, 3)
-    assert seen.discards == tuple(parse_cards("9C KD"))
+    assert seen.held == (4, 3) and seen.count == 10
+    shown = {
+        *seen.hand,
+        *seen.discards,
+        *seen.kept,
+        *seen.pile,
+        *seen.crib,
+        *(card for _, card in seen.plays),
+        seen.starter,
+    }
+    assert shown <= known  # the cards filled in for the other hand are nowhere in it
 
 
 def positions(seed: int) -> list[Moment]:
@@ -128,7 +138,21 @@ def test_the_best_lay_is_the_hard_computers(seed: int) -> None:
         ("4H 5S 6D", "", "9C KD", True, "you hold 3 and laid 0: that should make 4"),
         ("4H 5S 6D JC", "", "9C", True, "give the 2 cards you threw, not 1"),
         ("4H 5S 6D JC", "", "9C KD", True, "it is not yours to lay"),
-        ("4H 5S 6D JC", "them 10S", "9C KD", False, "card 1 laid (they, 10S): it is not"),
+        (
+            "4H 5S 6D JC",
+            "them 10S",
+            "9C KD",
+            False,
+            "card 1 laid, `them 10S`: the turn to lay was yours (the pone leads: --dealer if",
+        ),
+        (
+            "5S 6D",
+            "me 4H me 8C",
+            "9C KD",
+            False,
+            "card 2 laid, `me 8C`: the turn to lay was theirs",
+        ),
+        ("6D", "me KH them QC me QD me 5S", "9C KD", False, "card 4 laid, `me 5S`: "),
         ("4H 5S 6D JC", "them 4H", "9C KD", True, "4H appears twice"),
         ("4H 5S 6D JC", "them", "9C KD", True, "give each card laid after who laid it"),
         ("4H 5S 6D JC", "him 10S", "9C KD", True, "`him` is not who laid a card"),

@@ -28,9 +28,9 @@ from cribcli.coach import (
 )
 from cribcli.engine import Action, Discard, Play, Rules, State
 from cribcli.players import Level, computer
-from cribcli.record import GameInfo, Replay, Seat, dumps, loads, replay
+from cribcli.record import GameInfo, GameLog, Replay, Seat, dumps, loads, replay
 from cribcli.session import run_game
-from cribcli.stats import Lost, history, read_game
+from cribcli.stats import Lost, digest_of, history, read_game
 from cribcli.ui.render import stats_lines
 from tests.conftest import Run
 from tests.scripted import moves
@@ -138,7 +138,7 @@ def test_pairing_into_a_pair_royal_for_fifteen_is_marked() -> None:
 
 def hidden_changed(state: State, seat: int) -> State:
     """The same game for ``seat``: the other hands' cards not yet laid, and the crib's that
-    are not the seat's, swapped for cards the seat cannot see."""
+    are not the seat's, swapped for cards the seat cannot see (the deck's too)."""
     others = [n for n in range(state.rules.players) if n != seat]
     seen = {*state.dealt[seat], *(card for _, card in state.plays)}
     if state.starter is not None:
@@ -150,7 +150,9 @@ def hidden_changed(state: State, seat: int) -> State:
         hand if n == seat else tuple(swap.get(card, card) for card in hand)
         for n, hand in enumerate(state.hands)
     )
-    return replace(state, hands=hands, crib=tuple(swap.get(card, card) for card in state.crib))
+    deck_after = tuple(swap.get(card, card) for card in state.deck)
+    crib = tuple(swap.get(card, card) for card in state.crib)
+    return replace(state, hands=hands, crib=crib, deck=deck_after)
 
 
 @pytest.mark.parametrize("log", ["2-players.toml", "3-players.toml"])
@@ -169,27 +171,19 @@ def test_the_lays_are_judged_without_the_hidden_cards(
     plain = judged()
     real_positions = coach.positions
 
-    def changed(info: GameInfo, actions: list[Action]) -> Iterator[tuple[State, Action]]:
+    def changed(info: GameInfo, actions: list[Action]) -> Iterator[tuple[State, Action | None]]:
         for state, action in real_positions(info, actions):
-            changes = isinstance(action, Play) and action.seat == 0
+            changes = isinstance(action, Discard | Play) and action.seat == 0
             yield (hidden_changed(state, 0) if changes else state), action
 
     monkeypatch.setattr(coach, "positions", changed)
     blind = judged()
     assert [d.kind for d in plain].count("lay") >= 4
-    lays = [(d.round, d.chose, d.best, d.lost, d.mark) for d in plain]
-    assert lays == [(d.round, d.chose, d.best, d.lost, d.mark) for d in blind]
+    assert [d.kind for d in plain].count("throw") == 3
+    marks = [(d.round, d.kind, d.chose, d.best, d.lost, d.exact, d.mark) for d in plain]
+    assert marks == [(d.round, d.kind, d.chose, d.best, d.lost, d.exact, d.mark) for d in blind]
     # --open looks: with other cards there, some lay is judged otherwise.
     assert [d.open_lost for d in plain] != [d.open_lost for d in blind]
-
-
-def test_a_throw_is_judged_on_the_hand_alone() -> None:
-    replayed = replay(loads(FIXTURE.read_text(encoding="utf-8")))
-    first = next(a for a in replayed.actions if isinstance(a, Discard) and a.seat == 0)
-    assert first.cards  # the fixture's first throw, judged from the seat's view below
-    judged = review(*game(replayed), 0, round_number=1)
-    assert judged.decisions[0].kind == "throw"
-    assert set(judged.decisions[0].chose) == set(first.cards)
 
 
 # --- the command ------------------------------------------------------------------------
@@ -203,9 +197,14 @@ def test_review_of_a_log(cribbage: Run, snapshot: SnapshotAssertion) -> None:
     assert lines[1] == "Decisions of Ann (seat 0), marked by what they lost."
     assert lines[2] == "Round 1 (Bob's crib)"
     assert lines[3].startswith("  throw ")
-    assert lines[-3].startswith("49 decisions over 13 deals: ")
-    assert lines[-2].startswith("Marks: ") and lines[-1].startswith("Costliest: round ")
-    assert max(len(line) for line in lines) <= 100
+    summary = lines.index("49 decisions over 13 deals: 71.00 points lost.")
+    assert lines[summary + 1].startswith("A deal: 5.46 lost (throws ")
+    assert lines[summary + 2].startswith("Marks: ") and lines[summary + 3] == "Costliest:"
+    assert [line.split(",")[0] for line in lines[summary + 4 :]] == ["  round 13"] + [
+        "  round 9",
+        "  round 5",
+    ]
+    assert max(len(line) for line in lines) <= 80
     assert result.out == snapshot
     # A log from elsewhere is not one of your games: the history leaves it out.
     assert json.loads(cribbage("stats", "--json").out)["lost_per_deal"]["all"]["games"] == 0
@@ -246,18 +245,42 @@ def test_review_of_other_tables(cribbage: Run, log: str) -> None:
         assert any(row["kind"] == "lay" and row["lost"] > 0 for row in decisions)
 
 
-def test_review_of_a_muggins_game_counts_the_points_given_away(cribbage: Run) -> None:
-    script = "\n".join(moves(5, muggins=True, miss=2)) + "\n"
+@pytest.mark.parametrize("miss", [2, -3])
+def test_review_of_a_muggins_game_counts_the_points_given_away(cribbage: Run, miss: int) -> None:
+    script = "\n".join(moves(5, muggins=True, miss=miss)) + "\n"
     played = cribbage("play", "--seed", "5", "--muggins", stdin=script)
     assert played.status == 0, played.err
+    log = loads(next((Path(os.environ["CRIBBAGE_HOME"]) / "games").glob("*.toml")).read_text())
     result = cribbage("review", "--last", "--json")
     *decisions, summary = [json.loads(line) for line in result.out.splitlines()]
     rounds = [row["round"] for row in decisions]
     assert rounds == sorted(rounds)  # each count in its round, after the lays
     counts = [row for row in decisions if row["kind"] == "count"]
-    assert counts and all(row["true"] - row["claimed"] == row["lost"] for row in counts)
-    assert any(row["lost"] == 2 for row in counts)
-    assert summary["summary"]["lost_per_deal"]["counts"] > 0
+    # The true counts, from the log's own points: what seat 0 scored for each count, and
+    # the muggins the other side took right after it.
+    true = []
+    for entries in (r.points for r in log.rounds):
+        for n, entry in enumerate(entries):
+            if entry.startswith(("0 hand for ", "0 crib for ")):
+                after = entries[n + 1] if n + 1 < len(entries) else ""
+                taken = int(after.split()[-1]) if after.startswith("1 muggins for ") else 0
+                true.append(int(entry.split()[-1]) + taken)
+    claims = log_claims(log)
+    assert len(counts) == len(claims) == len(true) > 0
+    for row, claim, worth in zip(counts, claims, true, strict=True):
+        assert (row["claimed"], row["true"]) == (claim, worth)
+        assert row["lost"] == max(worth - claim, 0)
+    if miss > 0:
+        assert any(row["lost"] == miss for row in counts)
+        assert summary["summary"]["lost_per_deal"]["counts"] > 0
+    else:
+        assert all(row["lost"] == 0 for row in counts)
+        assert any(row["true"] < row["claimed"] for row in counts)
+
+
+def log_claims(log: GameLog) -> list[int]:
+    """Seat 0's claims in a muggins log, in order."""
+    return [int(c.split()[-1]) for r in log.rounds for c in r.claims if c.startswith("0 ")]
 
 
 def test_review_refuses_in_one_line(cribbage: Run, tmp_path: Path) -> None:
@@ -290,15 +313,18 @@ def test_the_coach_speaks_after_each_show_and_at_the_end(cribbage: Run, home: Pa
         assert before.startswith("Scores after round ")
         assert " was best." in lines[n] and "(" in lines[n]
     summary = lines[said[-1]]
-    assert summary.startswith("Coach: your decisions lost ")
-    assert summary.endswith("'cribbage review --last' shows each one.")
-    assert lines.index(summary) > next(n for n, line in enumerate(lines) if " wins: " in line)
+    assert summary.startswith("Coach: your decisions lost ") and summary.endswith(" a deal.")
+    marks = lines[said[-1] + 1]
+    assert marks.startswith("Marks: ") and marks.endswith(
+        "'cribbage review --last' shows each decision."
+    )
+    assert said[-1] > next(n for n, line in enumerate(lines) if " wins: " in line)
     # The same numbers as the review of the game, line for line.
     judged = cribbage("review", "--last", "--json").out.splitlines()
     total = json.loads(judged[-1])["summary"]
     assert f"lost {total['lost']:.1f} points this game" in summary
     costly = [json.loads(row) for row in judged[:-1]]
-    assert len(said) - 1 == sum(row["lost"] >= 0.5 for row in costly)
+    assert len(said) - 1 == sum(row["mark"] not in (None, "slip") for row in costly)
     assert "coach = true" in (home / "settings.toml").read_text(encoding="utf-8")
 
 
@@ -377,9 +403,9 @@ def test_the_stats_set_this_month_against_the_months_before() -> None:
     lines = stats_lines(total)
     at = lines.index(next(line for line in lines if line.startswith("Points lost a deal")))
     assert lines[at + 1 : at + 4] == [
-        "  in reviewed games      3     0.90   0.40   1.30",
-        "  this month             1     0.50   0.20   0.70",
-        "  before                 2     1.10   0.50   1.60",
+        "  in reviewed games      3     0.90   0.40   0.00   1.30",
+        "  this month             1     0.50   0.20   0.00   0.70",
+        "  before                 2     1.10   0.50   0.00   1.60",
     ]
 
 
@@ -398,7 +424,7 @@ def test_a_progress_bar_on_a_terminal_only(cribbage: Run) -> None:
         dimensions=(24, 80),
     )
     child.expect("Reviewing")
-    child.expect("Costliest: ")
+    child.expect("Costliest:")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
@@ -421,3 +447,60 @@ def test_review_of_a_daily_game_and_a_match_game(cribbage: Run, home: Path) -> N
     assert summary["seat"] == 0
     throws = [json.loads(line) for line in hard.out.splitlines()[:-1]]
     assert all(row["lost"] == 0 for row in throws if row["kind"] == "throw" and "chance" not in row)
+
+
+def test_a_review_is_kept_for_the_log_it_reviewed(cribbage: Run, home: Path) -> None:
+    games = home / "games"
+    games.mkdir()
+    log = games / "game.toml"
+    log.write_text(FIXTURE.read_text(encoding="utf-8"), encoding="utf-8")
+
+    def reviewed() -> int:
+        found = json.loads(cribbage("stats", "--json").out)["lost_per_deal"]["all"]["games"]
+        assert isinstance(found, int)
+        return found
+
+    assert reviewed() == 0
+    assert cribbage("review", str(log)).status == 0
+    assert reviewed() == 1
+    os.utime(log)  # touched: the index replays it, the review still fits it
+    assert reviewed() == 1
+    index = home / "stats-index.json"
+    made = json.loads(index.read_text(encoding="utf-8"))
+    made["made_by"] = "cribbage 0.0.1, log format 1, index 1"  # an upgrade rebuilds it
+    index.write_text(json.dumps(made), encoding="utf-8")
+    assert reviewed() == 1
+    # The log changed since (still a good log): the review was of another one.
+    log.write_text(log.read_text(encoding="utf-8").replace("fixture", "fixtures"), "utf-8")
+    assert cribbage("replay", str(log), "--quiet").status == 0
+    assert reviewed() == 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "not json",
+        "[1, 2]",
+        '{"games": {"game.toml": {"digest": "00", "lost": [1, 2, 3, 4]}}}',
+        '{"games": {"game.toml": {"digest": "DIGEST", "lost": [1, -2, 0, 0]}}}',
+        '{"games": {"game.toml": {"digest": "DIGEST", "lost": [true, 2, 0, 0]}}}',
+        '{"games": {"game.toml": {"digest": "DIGEST", "lost": [1, 2, 0]}}}',
+        '{"games": {"game.toml": {"digest": "DIGEST", "lost": [1, NaN, 0, 0]}}}',
+        '{"games": {"game.toml": "\\u001b[2J"}}',
+    ],
+)
+def test_a_reviews_file_that_is_not_one_is_not_believed(
+    cribbage: Run, home: Path, text: str
+) -> None:
+    games = home / "games"
+    games.mkdir()
+    (games / "game.toml").write_text(FIXTURE.read_text(encoding="utf-8"), encoding="utf-8")
+    digest = digest_of(FIXTURE.read_text(encoding="utf-8"))
+    (home / "reviews.json").write_text(text.replace("DIGEST", digest), encoding="utf-8")
+    result = cribbage("stats", "--json")
+    assert result.status == 0 and result.err == ""
+    assert json.loads(result.out)["lost_per_deal"]["all"]["games"] == 0
+    # The same file with a good entry is believed: the test above is not vacuous.
+    good = '{"games": {"game.toml": {"digest": "DIGEST", "lost": [13, 2, 1, 0]}}}'
+    (home / "reviews.json").write_text(good.replace("DIGEST", digest), encoding="utf-8")
+    assert json.loads(cribbage("stats", "--json").out)["lost_per_deal"]["all"]["games"] == 1

@@ -221,9 +221,10 @@ def deal_chance(mine: int, theirs: int, dealer: bool, hand: Spread, crib: Spread
 
 
 @cache
-def point_chance() -> float:
-    """What one point is worth in the chance of winning at the start of a game (the
-    table's, dealer and pone alike): how many points a chance lost near the end is worth."""
-    dealer = dealer_chance(GAME - 1, GAME) - dealer_chance(GAME, GAME)
-    pone = dealer_chance(GAME, GAME) - dealer_chance(GAME, GAME - 1)
+def point_chance(target: int = GAME) -> float:
+    """What one point is worth in the chance of winning at the start of a game to
+    ``target`` (the table's, dealer and pone alike): how many points a chance lost near the
+    end is worth."""
+    dealer = dealer_chance(target - 1, target) - dealer_chance(target, target)
+    pone = dealer_chance(target, target) - dealer_chance(target, target - 1)
     return (dealer + pone) / 2

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from cribcli.cards import Card, parse_cards
-from cribcli.coach import COSTLY, Review, joined, review
+from cribcli.coach import Review, joined, review
 from cribcli.engine import Action, Claim, Discard, Phase, Play, View, playable, view
 from cribcli.errors import CribbageError
 from cribcli.events import (
@@ -133,7 +133,7 @@ class GameUI:
     def _coach_round(self, round_number: int) -> None:
         """After a show: each of the round's decisions that lost more than a slip."""
         for decision in self.judged(round_number).decisions:
-            if decision.lost >= COSTLY:
+            if decision.costly:
                 if self.as_json:
                     self.emit({"event": "coach", **decision.as_json()})
                 else:
@@ -147,7 +147,8 @@ class GameUI:
         if self.as_json:
             self.emit({"event": "coach", **whole.summary_json()})
             return
-        self.say(coach_summary(whole))
+        for line in coach_summary(whole):
+            self.say(line)
 
     def show_review(self) -> None:
         """The decisions of the last round whose show is over, each with what it lost."""

@@ -294,53 +294,56 @@ def review_lines(review: Review, info: GameInfo, style: Style = PLAIN) -> list[s
 
 
 def _decision_line(decision: Decision, style: Style) -> str:
-    """``  throw 5H 5S        best 10C KD   lost 2.10  mistake``."""
+    """``  throw 5H 5S         best 10C KD    lost  2.10  mistake    (hand+crib 1.80)``:
+    what was chosen, the best (``best`` alone when it was), the points lost, the mark, and
+    a note: near the end the chance of winning lost; for a throw, the exact hand and crib
+    part where the loss is more than that; with --open, the loss with every card known."""
     if decision.kind == "count":
-        true = (decision.claimed or 0) + round(decision.lost)
-        chose, best = f"claimed {decision.claimed}", f"true {true}"
-    elif decision.kind == "lay":
-        chose = f"{style.cards(decision.chose)} on {decision.count}"
-        best = "best" if decision.best == decision.chose else f"best {style.cards(decision.best)}"
+        chose, best = f"claimed {decision.claimed}", f"true {decision.true}"
     else:
+        same = decision.lost < 0.005 or (
+            set(decision.best) == set(decision.chose)
+            if decision.kind == "throw"
+            else decision.best == decision.chose
+        )
         chose = style.cards(decision.chose)
-        same = set(decision.best) == set(decision.chose)
+        if decision.kind == "lay":
+            chose += f" on {decision.count}"
         best = "best" if same else f"best {style.cards(decision.best)}"
     line = f"  {decision.kind:<6}{chose}{' ' * max(15 - _seen_len(chose), 1)}{best}"
-    line += " " * max(36 - _seen_len(line), 1)
-    if decision.lost < 0.005:
-        return line.rstrip()
-    line += f"lost {decision.lost:5.2f}"
+    notes = []
     if decision.chance:
-        line += f" ({100 * decision.chance:.1f}% of the game)"
+        notes.append(f"{100 * decision.chance:.1f}% to win")
     elif decision.exact is not None and abs(decision.exact - decision.lost) >= 0.005:
-        line += f" (hand and crib {decision.exact:+.2f})"
+        notes.append(f"hand+crib {decision.exact:.2f}")
     if decision.open_lost is not None:
-        line += f", open {round(decision.open_lost, 2):g}"
-    if decision.mark:
-        line += f"  {decision.mark}"
-        if decision.mark in ("mistake", "blunder"):
-            return style.bold(line)
-    return line
+        notes.append(f"open {round(decision.open_lost, 2):g}")
+    if decision.lost >= 0.005 or notes:
+        line += " " * max(36 - _seen_len(line), 1) + f"lost {decision.lost:5.2f}"
+        line += f"  {decision.mark:<11}" + (f"({', '.join(notes)})" if notes else "")
+    line = line.rstrip()
+    return style.bold(line) if decision.mark in ("mistake", "blunder") else line
 
 
 def review_summary_lines(review: Review) -> list[str]:
     """The summary: decisions, points lost in all and a deal, the marks, the costliest."""
+    if not review.decisions:
+        return ["No decisions to review."]
     deals = review.deals
+    kinds = f"throws {review.per_deal('throw'):.2f}, lays {review.per_deal('lay'):.2f}"
+    if review.lost("count"):
+        kinds += f", counts {review.per_deal('count'):.2f}"
     lines = [
         f"{len(review.decisions)} decisions over {deals} deal{'s' if deals != 1 else ''}: "
-        f"{review.lost():.2f} points lost, {review.per_deal():.2f} a deal "
-        f"(throws {review.per_deal('throw'):.2f}, lays {review.per_deal('lay'):.2f}"
-        + (f", counts {review.per_deal('count'):.2f})" if review.lost("count") else ")"),
+        f"{review.lost():.2f} points lost.",
+        f"A deal: {review.per_deal():.2f} lost ({kinds}).",
         "Marks: " + ", ".join(_many(n, mark) for mark, n in review.marks().items()) + ".",
     ]
     costliest = review.costliest()
     if costliest:
-        lines.append(
-            "Costliest: "
-            + "; ".join(
-                f"round {d.round} {d.kind} {_plain_cards(d)} ({d.lost:.2f})" for d in costliest
-            )
-            + "."
+        lines.append("Costliest:")
+        lines.extend(
+            f"  round {d.round}, {d.kind} {_plain_cards(d)}: {d.lost:.2f}" for d in costliest
         )
     return lines
 
@@ -349,13 +352,12 @@ def coach_line(decision: Decision, style: Style = PLAIN) -> str:
     """The coach after a show: ``Coach: your throw 5♥ 5♠ cost 2.10 points (mistake):
     10♣ K♦ was best.``"""
     if decision.kind == "count":
-        true = (decision.claimed or 0) + round(decision.lost)
         return (
-            f"Coach: you claimed {decision.claimed} of {true}: "
+            f"Coach: you claimed {decision.claimed} of {decision.true}: "
             f"{round(decision.lost)} given away ({decision.mark})."
         )
     cost = (
-        f"{100 * decision.chance:.1f}% of the game"
+        f"{100 * decision.chance:.1f}% of your chance to win"
         if decision.chance
         else f"{decision.lost:.2f} points"
     )
@@ -367,14 +369,14 @@ def coach_line(decision: Decision, style: Style = PLAIN) -> str:
     return f"Coach: {what} cost {cost} ({decision.mark}): {style.cards(decision.best)} was best."
 
 
-def coach_summary(review: Review) -> str:
-    """The coach at the end of a game, in one line."""
+def coach_summary(review: Review) -> list[str]:
+    """The coach at the end of a game, in two lines."""
     marks = ", ".join(_many(n, mark) for mark, n in review.marks().items() if n)
-    return (
+    return [
         f"Coach: your decisions lost {review.lost():.1f} points this game, "
-        f"{review.per_deal():.2f} a deal ({marks or 'no marks'}); "
-        "'cribbage review --last' shows each one."
-    )
+        f"{review.per_deal():.2f} a deal.",
+        f"Marks: {marks or 'none'}; 'cribbage review --last' shows each decision.",
+    ]
 
 
 def _many(n: int, mark: str) -> str:
@@ -527,17 +529,15 @@ def _lost_lines(history: History) -> list[str]:
     games, _ = history.lost()
     if not games:
         return ["Points lost a deal: none of your games reviewed yet ('cribbage review --last')."]
-    lines = [f"Points lost a deal   {'games':>6}{'throws':>9}{'lays':>7}{'total':>7}"]
-    for when, label in (
-        ("", "in reviewed games"),
-        ("this month", "this month"),
-        ("before", "before"),
-    ):
+    lines = [f"Points lost a deal   {'games':>6}{'throws':>9}{'lays':>7}{'counts':>7}{'total':>7}"]
+    rows = (("", "in reviewed games"), ("this month", "this month"), ("before", "before"))
+    for when, label in rows:
         games, lost = history.lost(when)
         if not games or (when and len(history.reviewed) < 2):
             continue
         v = lost.per_deal()
-        lines.append(f"  {label:<18}{games:>6}{v['throws']:9.2f}{v['lays']:7.2f}{v['total']:7.2f}")
+        figures = f"{v['throws']:9.2f}{v['lays']:7.2f}{v['counts']:7.2f}{v['total']:7.2f}"
+        lines.append(f"  {label:<18}{games:>6}{figures}")
     return lines
 
 
