@@ -225,6 +225,8 @@ class Decision:
     """A count: the points claimed."""
     true: int | None = None
     """A count: what the hand or crib was worth."""
+    given: int | None = None
+    """A count: the points missed, which the other side took."""
 
     @property
     def mark(self) -> str:
@@ -252,6 +254,7 @@ class Decision:
             "open_lost": self.open_lost,
             "claimed": self.claimed,
             "true": self.true,
+            "given": self.given,
         }
         for key, number in extra.items():
             if number is not None:
@@ -353,6 +356,10 @@ def review(
     if not 0 <= seat < info.rules.players:
         raise UsageProblem(f"the game has seats 0 to {info.rules.players - 1}, not {seat}")
     seed = info.seed if samples is None else samples
+    sides = len({info.rules.side_of(n) for n in range(info.rules.players)})
+    swing = 1 + 1 / (sides - 1)
+    """A point missed at a count is off the seat's side and onto another's: lost in the
+    measure of throws and lays (ours less theirs, their average with three sides)."""
     tasks: list[Task] = []
     counts: dict[int, list[Decision]] = {}
     """Muggins counts, by the number of tasks before them (judged here: they are quick)."""
@@ -373,9 +380,10 @@ def review(
                 "count",
                 cards,
                 cards,
-                given,
+                given * swing,
                 claimed=action.points,
                 true=show.total,
+                given=given,
             )
             counts.setdefault(len(tasks), []).append(counted)
             continue
@@ -457,7 +465,7 @@ def judge_lay(seen: View, laid: Card, seed: int | str) -> Decision | None:
     if len({card.rank for card in options}) < 2:
         return None
     if seen.rules.players != 2:
-        nets = table.lay_values(seen, seed)
+        nets = table.lay_values(seen, seed, laid)
         if not nets:
             return None
         best = max(options, key=lambda card: (nets[card], -card.rank))

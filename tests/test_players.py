@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cache
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -299,3 +300,29 @@ def test_table_search_equals_max_n_over_the_engine(
     ranks = tuple(tuple(sorted(c.rank for c in hand)) for hand in hands)
     fast = table.rest(ranks, leader, (), 0, frozenset(), sides)
     assert fast == engine_table(state, sides)
+
+
+@pytest.mark.parametrize(("steady", "dealt"), [(-1.0, 60), (100.0, 10)])
+def test_table_search_deals_until_the_loss_is_steady(
+    monkeypatch: pytest.MonkeyPatch, steady: float, dealt: int
+) -> None:
+    """Hands are dealt in batches until what the laid card lost is known to within
+    STEADY, and never more than the most for the cards held."""
+    cards = deck()
+    hands = tuple(tuple(cards[n * 13 : n * 13 + 3]) for n in range(4))
+    seen = view(table_start(hands, 3), 0)
+    monkeypatch.setattr(table, "MOST_DEALS", 60)
+    monkeypatch.setattr(table, "STEADY", steady)
+    calls: list[object] = []
+    real = table._deal
+
+    def counted(*args: Any) -> Any:
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(table, "_deal", counted)
+    laid = seen.playable()[0]
+    values = table.lay_values(seen, "seed", laid)
+    assert len(calls) == dealt  # all 60, or the first batch of ten
+    assert set(values) == set(seen.playable())
+    assert values == table.lay_values(seen, "seed", laid)  # the same seed, the same deals

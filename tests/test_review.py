@@ -27,7 +27,7 @@ from cribcli.coach import (
     review,
 )
 from cribcli.engine import Action, Discard, Play, Rules, State
-from cribcli.players import Level, computer
+from cribcli.players import Level, computer, table
 from cribcli.record import GameInfo, GameLog, Replay, Seat, dumps, loads, replay
 from cribcli.session import run_game
 from cribcli.stats import Lost, digest_of, history, read_game
@@ -234,7 +234,8 @@ def test_review_of_one_round(cribbage: Run) -> None:
 
 
 @pytest.mark.parametrize("log", ["3-players.toml", "4-players.toml", "short-game.toml"])
-def test_review_of_other_tables(cribbage: Run, log: str) -> None:
+def test_review_of_other_tables(cribbage: Run, log: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(table, "MOST_DEALS", 40)  # the shape, not the search's depth
     path = str(ROOT / "tests" / "logs" / log)
     result = cribbage("review", path, "--json", *(["--round", "2"] if "short" in log else []))
     assert result.status == 0, result.err
@@ -245,10 +246,13 @@ def test_review_of_other_tables(cribbage: Run, log: str) -> None:
         assert any(row["kind"] == "lay" and row["lost"] > 0 for row in decisions)
 
 
-@pytest.mark.parametrize("miss", [2, -3])
-def test_review_of_a_muggins_game_counts_the_points_given_away(cribbage: Run, miss: int) -> None:
-    script = "\n".join(moves(5, muggins=True, miss=miss)) + "\n"
-    played = cribbage("play", "--seed", "5", "--muggins", stdin=script)
+@pytest.mark.parametrize(("miss", "players", "swing"), [(2, 2, 2), (-3, 2, 2), (2, 3, 1.5)])
+def test_review_of_a_muggins_game_counts_the_points_given_away(
+    cribbage: Run, miss: int, players: int, swing: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(table, "MOST_DEALS", 40)  # the counts are the point here
+    script = "\n".join(moves(5, muggins=True, miss=miss, players=players)) + "\n"
+    played = cribbage("play", "--seed", "5", "--muggins", "--players", str(players), stdin=script)
     assert played.status == 0, played.err
     log = loads(next((Path(os.environ["CRIBBAGE_HOME"]) / "games").glob("*.toml")).read_text())
     result = cribbage("review", "--last", "--json")
@@ -269,9 +273,14 @@ def test_review_of_a_muggins_game_counts_the_points_given_away(cribbage: Run, mi
     assert len(counts) == len(claims) == len(true) > 0
     for row, claim, worth in zip(counts, claims, true, strict=True):
         assert (row["claimed"], row["true"]) == (claim, worth)
-        assert row["lost"] == max(worth - claim, 0)
+        # Missed points are off seat 0's score and onto another side's: twice as many in
+        # the measure of throws and lays (ours less theirs), one and a half with three.
+        assert row["given"] == max(worth - claim, 0)
+        assert row["lost"] == swing * row["given"]
+    text = cribbage("review", "--last").out
     if miss > 0:
-        assert any(row["lost"] == miss for row in counts)
+        assert any(row["given"] == miss for row in counts)
+        assert f"claimed {claims[0]}" in text and f"({miss} given away)" in text
         assert summary["summary"]["lost_per_deal"]["counts"] > 0
     else:
         assert all(row["lost"] == 0 for row in counts)

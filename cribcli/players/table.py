@@ -11,6 +11,7 @@ the cards the seat has not seen, each fitting every go its holder said.
 from __future__ import annotations
 
 from functools import lru_cache
+from math import sqrt
 
 from cribcli.cards import Card, SeededStream
 from cribcli.engine import View
@@ -18,28 +19,33 @@ from cribcli.players.normal import unseen_by
 from cribcli.players.pegging import points, value
 from cribcli.scoring import COUNT_LIMIT
 
-TABLE_DEALS = 60
-"""Hands dealt to the other seats for the search, when twelve cards or fewer are held."""
-FEWEST_DEALS = 6
-"""The fewest: each card more held makes the search about three times as long, so with
-more than twelve held a third as many hands are dealt for each card more, down to this
-(a first lay at a table of four takes about a second)."""
-
-
-def deals_for(held: int) -> int:
-    """How many hands to deal the others when ``held`` cards are held at the table."""
-    extra = max(held - 12, 0)
-    return max(FEWEST_DEALS, TABLE_DEALS // int(3**extra))
-
-
 Hands = tuple[tuple[int, ...], ...]
 Points = tuple[int, ...]
 
+MOST_DEALS = 400
+"""The most hands dealt to the other seats for one lay, when twelve cards or fewer are
+held; each card more held makes the search about three times as long, so a third as many
+for each card more, down to :data:`FEWEST_DEALS` (about two seconds at most a lay)."""
+FEWEST_DEALS = 10
+"""The fewest dealt (a first lay at a table of four, sixteen cards held, searches about
+0.2 s a deal). Hands are dealt in batches of a tenth of the most, at least this many."""
+STEADY = 0.2
+"""Dealing stops once the standard error of the points the laid card lost against the
+best is below this (or the most are dealt): the rest of the play with two or three hands
+unknown swings by two or three points a deal."""
 
-def lay_values(view: View, seed: int | str) -> dict[Card, float]:
+
+def deals_for(held: int) -> int:
+    """The most hands to deal the others when ``held`` cards are held at the table."""
+    extra = max(held - 12, 0)
+    return max(FEWEST_DEALS, MOST_DEALS // int(3**extra))
+
+
+def lay_values(view: View, seed: int | str, laid: Card) -> dict[Card, float]:
     """What each card the seat can lay nets its side in the rest of the play, on average
-    over hands dealt to the other seats that fit what the seat has seen (see
-    :func:`deals_for`); empty if none fits."""
+    over hands dealt to the other seats that fit what the seat has seen; empty if none
+    fits. Hands are dealt until what ``laid`` lost against the best is known to within
+    :data:`STEADY` (see :func:`deals_for` for the most)."""
     seat, players = view.seat, view.rules.players
     sides = tuple(view.rules.side_of(n) for n in range(players))
     floors = {
@@ -52,20 +58,38 @@ def lay_values(view: View, seed: int | str) -> dict[Card, float]:
     pile = scoring_tail(tuple(card.rank for card in view.pile)) if view.pile else ()
     ranks = sorted({card.rank for card in view.playable()})
     totals = dict.fromkeys(ranks, 0.0)
+    squares = dict.fromkeys(ranks, 0.0)
+    """Of each rank's net less the laid card's, deal by deal: for the standard error."""
     dealt = 0
-    for _ in range(deals_for(sum(view.held))):
+    most = deals_for(sum(view.held))
+    batch = max(FEWEST_DEALS, most // 10)
+    for tried in range(1, most + 1):
         stream.shuffle(unseen)
         hands = _deal(view, unseen, floors)
-        if hands is None:
-            continue
-        dealt += 1
-        for rank in ranks:
-            totals[rank] += side_net(
-                lay(hands, seat, rank, pile, view.count, view.passed, sides), seat, sides
-            )
+        if hands is not None:
+            dealt += 1
+            nets = {
+                rank: side_net(
+                    lay(hands, seat, rank, pile, view.count, view.passed, sides), seat, sides
+                )
+                for rank in ranks
+            }
+            for rank in ranks:
+                totals[rank] += nets[rank]
+                squares[rank] += (nets[rank] - nets[laid.rank]) ** 2
+        if tried % batch == 0 and dealt > 1 and _steady(totals, squares, laid.rank, dealt):
+            break
     if not dealt:
         return {}
     return {card: totals[card.rank] / dealt for card in view.playable()}
+
+
+def _steady(totals: dict[int, float], squares: dict[int, float], laid: int, dealt: int) -> bool:
+    """Whether the best rank's lead over ``laid`` is known to within :data:`STEADY`."""
+    best = max(totals, key=lambda rank: totals[rank])
+    mean = (totals[best] - totals[laid]) / dealt
+    spread = max(squares[best] / dealt - mean * mean, 0.0) * dealt / (dealt - 1)
+    return sqrt(spread / dealt) <= STEADY
 
 
 def _deal(view: View, unseen: list[Card], floors: dict[int, int]) -> Hands | None:

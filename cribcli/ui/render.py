@@ -312,6 +312,8 @@ def _decision_line(decision: Decision, style: Style) -> str:
         best = "best" if same else f"best {style.cards(decision.best)}"
     line = f"  {decision.kind:<6}{chose}{' ' * max(15 - _seen_len(chose), 1)}{best}"
     notes = []
+    if decision.given:
+        notes.append(f"{decision.given} given away")
     if decision.chance:
         notes.append(f"{100 * decision.chance:.1f}% to win")
     elif decision.exact is not None and abs(decision.exact - decision.lost) >= 0.005:
