@@ -27,6 +27,7 @@ from cribcli.scoring import HAND_SIZE, ShowScore, hand_and_starter, score_show
 
 if TYPE_CHECKING:
     from cribcli.coach import Review
+    from cribcli.engines import EngineCommand
     from cribcli.record import GameInfo, Replay
 
 
@@ -273,6 +274,36 @@ command: hint, hand, score, log, tips, rules, undo, review, help, quit.
 LEVEL_CHOICE = click.Choice([str(level) for level in Level])
 
 
+def _move_time() -> float:
+    from cribcli.engines import MOVE_TIME
+
+    return MOVE_TIME
+
+
+MOVE_TIME_OPTION = click.option(
+    "--move-time",
+    type=click.FloatRange(min=0.1, max=3600),
+    default=_move_time,
+    metavar="SECONDS",
+    help="Seconds an engine has for each decision (see the manual); later loses the game.",
+)
+
+
+def check_engine(value: str | None) -> EngineCommand | None:
+    """``--opponent engine:CMD``, as an engine's command."""
+    from cribcli.engines import EngineCommand
+
+    if value is None:
+        return None
+    try:
+        command = EngineCommand.parse(value)
+    except CribbageError as error:
+        raise click.BadParameter(str(error)) from None
+    if command is None:
+        raise click.BadParameter(f"`{value}` is not engine:CMD, e.g. 'engine:python3 bot.py'")
+    return command
+
+
 @cli.command(epilog=PLAY_EXAMPLES)
 @click.option("--level", type=LEVEL_CHOICE, help="The computer's strength (remembered).")
 @click.option(
@@ -298,6 +329,13 @@ LEVEL_CHOICE = click.Choice([str(level) for level in Level])
     default=None,
     help="After each show, what your costly decisions lost (remembered).",
 )
+@click.option(
+    "--opponent",
+    metavar="engine:CMD",
+    callback=lambda ctx, param, value: check_engine(value),
+    help="Seat a program speaking the engine protocol in the computers' seats.",
+)
+@MOVE_TIME_OPTION
 @click.option("--new", is_flag=True, help="Abandon the saved game (after asking) and start anew.")
 @click.option(
     "--log",
@@ -319,6 +357,8 @@ def play(
     no_color: bool,
     fast: bool,
     coach: bool | None,
+    opponent: EngineCommand | None,
+    move_time: float,
     new: bool,
     log_path: str | None,
     script: TextIO | None,
@@ -351,8 +391,10 @@ def play(
             cut=cut,
             players=players,
             muggins=muggins,
+            opponent=opponent,
         ),
         new_game_options=new_game_options,
+        move_time=move_time,
         abandon=new,
         ascii_only=ascii_only,
         no_color=no_color,
@@ -941,12 +983,37 @@ Examples:
   cribbage match hard normal --games 2000 --seed 1 --jobs 2
   cribbage match hard hard --games 500 --json | jq .per_deal
   cribbage match hard normal --games 10 --log-dir games/
+  cribbage match hard 'engine:python3 examples/simple_bot.py' --games 100
+  cribbage match hard 'engine:./mybot' --games 1000 --duplicate --jobs 2
 """
 
 
+def check_player(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """A match's player: a level's name, or ``engine:CMD``."""
+    from cribcli.engines import EngineCommand
+
+    try:
+        if EngineCommand.parse(value) is not None or value in set(Level):
+            return value
+    except CribbageError as error:
+        raise click.BadParameter(str(error)) from None
+    raise click.BadParameter(f"`{value}` is not a level ({', '.join(Level)}) nor engine:CMD")
+
+
+def complete_player(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[click.shell_completion.CompletionItem]:
+    """The levels, for a match's player."""
+    return [
+        click.shell_completion.CompletionItem(str(level))
+        for level in Level
+        if level.startswith(incomplete)
+    ]
+
+
 @cli.command(epilog=MATCH_EXAMPLES)
-@click.argument("first", type=LEVEL_CHOICE)
-@click.argument("second", type=LEVEL_CHOICE)
+@click.argument("first", metavar="FIRST", callback=check_player, shell_complete=complete_player)
+@click.argument("second", metavar="SECOND", callback=check_player, shell_complete=complete_player)
 @click.option(
     "--games", type=click.IntRange(min=1), default=100, show_default=True, help="How many games."
 )
@@ -961,6 +1028,10 @@ Examples:
     help="Processes to spread the games over.",
 )
 @click.option("--short", is_flag=True, help="Games to 61, not 121.")
+@click.option(
+    "--duplicate", is_flag=True, help="Play each deal twice, the seats swapped (--games even)."
+)
+@MOVE_TIME_OPTION
 @click.option("--log-dir", type=click.Path(file_okay=False), help="Write every game's log here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def match(
@@ -970,31 +1041,38 @@ def match(
     seed: int | str,
     jobs: int,
     short: bool,
+    duplicate: bool,
+    move_time: float,
     log_dir: str | None,
     as_json: bool,
 ) -> None:
-    """Play computer levels against each other and report how they did.
+    """Play two players against each other and report how they did.
 
-    The two levels take turns to deal first; each game's seed comes from --seed, so a
-    match can be played again exactly. The report gives the wins with a 95% confidence
-    interval, skunks, how often the first dealer won, and the average points a deal from
-    pegging, hand and crib, for each level as dealer and as pone.
+    A player is a computer level, or a program that speaks the engine protocol
+    (engine:CMD, see docs/engine-protocol.md): one that breaks the rules, stops, or takes
+    longer than --move-time forfeits the game, and the log says why. The two take turns
+    to deal first; with --duplicate each deal is played twice, the seats swapped, so that
+    the luck of the cards cancels. Each game's seed comes from --seed, so a match can be
+    played again exactly. The report gives the wins with a 95% confidence interval,
+    skunks, forfeits, how often the first dealer won, and the average points a deal from
+    pegging, hand and crib, for each player as dealer and as pone.
     """
     from cribcli.engine import target_of
-    from cribcli.match import run_match
+    from cribcli.match import Setup, run_match
     from cribcli.ui.render import match_lines
     from cribcli.ui.signals import Stopped, stopped_by_signals
 
+    if duplicate and games % 2:
+        raise click.BadParameter("in duplicate each deal is played twice: give an even number")
+    setup = Setup((first, second), seed, target_of(short), duplicate, move_time)
     bar = None
     if sys.stderr.isatty() and not as_json:
         bar = click.progressbar(length=games, label="Playing", file=sys.stderr)
     try:
         with stopped_by_signals(), bar or contextlib.nullcontext():
             report = run_match(
-                (first, second),
+                setup,
                 games,
-                seed,
-                target=target_of(short),
                 jobs=jobs,
                 log_dir=Path(log_dir) if log_dir else None,
                 on_game=(lambda: bar.update(1)) if bar else None,
@@ -1006,6 +1084,40 @@ def match(
     else:
         for line in match_lines(report):
             click.echo(line)
+
+
+ENGINE_EXAMPLES = """\b
+Examples:
+  cribbage engine --level hard            speak the protocol on stdin and stdout
+  cribbage match normal 'engine:cribbage engine --level hard' --games 20
+"""
+
+
+@cli.command(epilog=ENGINE_EXAMPLES)
+@click.option(
+    "--level", type=LEVEL_CHOICE, default="hard", show_default=True, help="The computer's strength."
+)
+@click.option(
+    "--seed", default="engine", show_default=True, callback=check_seed, help="Its choices' seed."
+)
+def engine(level: str, seed: int | str) -> None:
+    """Be a computer player for a referee, through the engine protocol.
+
+    Reads the referee's messages on standard input, one JSON object a line, and answers
+    its decisions on standard output (docs/engine-protocol.md), until the referee says
+    quit or standard input ends: any program that referees the protocol can seat
+    cribcli's computers.
+    """
+    from cribcli.protocol import ProtocolError, serve
+
+    def write(line: str) -> None:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    try:
+        serve(level, seed, sys.stdin, write)
+    except ProtocolError as error:
+        raise CribbageError(str(error)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:

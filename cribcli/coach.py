@@ -17,6 +17,7 @@ from cribcli.engine import (
     Action,
     Claim,
     Discard,
+    Forfeit,
     IllegalAction,
     Phase,
     Play,
@@ -369,7 +370,11 @@ def review(
             dealers.append(state.dealer)
         if action is None:
             break
-        if action.seat != seat or (round_number is not None and state.round != round_number):
+        if (
+            action.seat != seat
+            or (round_number is not None and state.round != round_number)
+            or isinstance(action, Forfeit)
+        ):
             continue
         if isinstance(action, Claim):
             show = showing(state)

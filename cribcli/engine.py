@@ -165,7 +165,21 @@ class Claim:
         return f"seat {self.seat} claims {self.points}"
 
 
-Action = Discard | Play | Claim
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """A seat gives the game up: a program at the table that broke the rules, answered
+    nothing that could be read, stopped, or ran out of time. The game ends at once, won
+    by the side with the most points of the others (with three, the first of them after
+    the seat on a tie)."""
+
+    seat: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} forfeits ({self.reason})"
+
+
+Action = Discard | Play | Claim | Forfeit
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,6 +360,8 @@ def check(state: State, action: Action) -> None:
         raise IllegalAction("the game is over")
     if not 0 <= action.seat < state.rules.players:
         raise IllegalAction(f"there is no seat {action.seat}")
+    if isinstance(action, Forfeit):
+        return
     hand = state.hands[action.seat]
     if isinstance(action, Claim):
         if state.phase is not Phase.SHOW:
@@ -400,9 +416,21 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
         state = _discard(state, action, events)
     elif isinstance(action, Claim):
         state = _claim(state, action, events)
+    elif isinstance(action, Forfeit):
+        state = _forfeit(state, action, events)
     else:
         state = _lay(state, action, events)
     return state, events
+
+
+def _forfeit(state: State, action: Forfeit, events: list[Event]) -> State:
+    rules, players = state.rules, state.rules.players
+    gone = rules.side_of(action.seat)
+    order = [rules.side_of((action.seat + step) % players) for step in range(1, players)]
+    winner = max((side for side in order if side != gone), key=lambda side: state.scores[side])
+    skunks: tuple[Skunk, ...] = tuple("" for _ in state.scores)
+    events.append(GameOver(winner, state.scores, skunks, forfeit=action.seat, reason=action.reason))
+    return replace(state, phase=Phase.OVER, winner=winner, to_play=None)
 
 
 def _discard(state: State, action: Discard, events: list[Event]) -> State:

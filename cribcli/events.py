@@ -8,7 +8,7 @@ The words a player reads are the narration's (``cribcli.ui.narrate``); the JSON 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Literal
 
 from cribcli.cards import Card
@@ -133,11 +133,16 @@ class RoundEnded:
 
 @dataclass(frozen=True, slots=True)
 class GameOver:
-    """A side reached the target. ``skunks`` names, by side, "skunk", "double skunk" or ""."""
+    """A side reached the target. ``skunks`` names, by side, "skunk", "double skunk" or "".
+    Or a seat forfeited the game (none is skunked then)."""
 
     winner: int
     scores: tuple[int, ...]
     skunks: tuple[Skunk, ...]
+    forfeit: int | None = field(default=None, metadata={"omit_none": True})
+    """The seat that forfeited, if one did."""
+    reason: str | None = field(default=None, metadata={"omit_none": True})
+    """Why it forfeited, in a few words."""
 
 
 Event = (
@@ -159,8 +164,10 @@ Event = (
 def event_json(event: Event) -> dict[str, object]:
     """The event as a JSON-ready object: ``{"event": "played", ...}``, ASCII cards."""
     out: dict[str, object] = {"event": _snake(type(event).__name__)}
-    for field in fields(event):
-        out[field.name] = _json_value(getattr(event, field.name))
+    for item in fields(event):
+        value = getattr(event, item.name)
+        if value is not None or not item.metadata.get("omit_none"):
+            out[item.name] = _json_value(value)
     if isinstance(event, Pegged | Played):
         out["items"] = [
             {"kind": item.kind.name.lower(), "points": item.points, "text": item.describe()}

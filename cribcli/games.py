@@ -15,15 +15,17 @@ import contextlib
 import errno
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 
 from cribcli import daily
 from cribcli.engine import Rules, target_of
+from cribcli.engines import MOVE_TIME, Engine, EngineCommand, EnginePlayer, seat_of, stop_all
 from cribcli.errors import CribbageError, UsageProblem
 from cribcli.players import Level, Player, computer
+from cribcli.players.base import PlayerFailed
 from cribcli.record import LOG_LIMIT, GameInfo, Seat, loads
 from cribcli.session import Session
 from cribcli.stats import Lost, Reviews, digest_of, remember
@@ -63,6 +65,8 @@ class NewGame:
     """Cut for the first deal (with 2 players; 3 and 4 always cut)."""
     players: int = 2
     muggins: bool = False
+    opponent: EngineCommand | None = None
+    """An engine in the computers' seats, instead of a level."""
 
 
 def remembered_level(places: Places) -> Level:
@@ -100,7 +104,10 @@ def game_info(new: NewGame, places: Places) -> GameInfo:
         muggins=new.muggins,
     )
     seats = (Seat(new.name, "human"),) + tuple(
-        Seat(name, "computer", level) for name in NAMES[new.players]
+        Seat(name, "engine", command=new.opponent.command)
+        if new.opponent
+        else Seat(name, "computer", level)
+        for name in NAMES[new.players]
     )
     started = datetime.now().astimezone().isoformat(timespec="seconds")
     return GameInfo(rules, seats, seed, started=started)
@@ -159,12 +166,51 @@ def no_takebacks(info: GameInfo) -> str | None:
 
 
 def computers(info: GameInfo) -> dict[int, Player]:
-    """The computer players of a game, by seat."""
+    """The computer players of a game, by seat (not its engines: see :func:`seated`)."""
     return {
         seat: computer(spec.level or Level.NORMAL, info.seed, seat)
         for seat, spec in enumerate(info.seats)
         if spec.player == "computer"
     }
+
+
+def seated(
+    info: GameInfo, opponent: EngineCommand | None, move_time: float, *, new: bool
+) -> tuple[GameInfo, dict[int, Player]]:
+    """The players of a game's computer seats, by seat: a level's computer, or in an
+    engine's seat ``opponent``'s program, started now (never the command a log names: a
+    file is no reason to run a program). A new game's engine seats take the names the
+    engines give. Raises UsageProblem for an engine game without ``opponent``, or
+    ``opponent`` for a game without engines, and CribbageError for an engine that cannot
+    start."""
+    players = computers(info)
+    engine_seats = [seat for seat, spec in enumerate(info.seats) if spec.player == "engine"]
+    if not engine_seats:
+        if opponent is not None:
+            raise UsageProblem(
+                "the saved game is against the computer, not an engine: leave --opponent "
+                "out to carry it on, or add --new to abandon it"
+            )
+        return info, players
+    if opponent is None:
+        raise UsageProblem(
+            f"the saved game is against the engine {info.seats[engine_seats[0]].name}: "
+            "carry it on with --opponent 'engine:CMD', or add --new to abandon it"
+        )
+    seats = list(info.seats)
+    engines = {}
+    for seat in engine_seats:
+        engine = engines[seat] = Engine(opponent, move_time)
+        try:
+            engine.start()
+        except PlayerFailed as failure:
+            stop_all()
+            raise CribbageError(f"the engine `{opponent.command}` cannot play: {failure}") from None
+        if new:
+            seats[seat] = replace(seat_of(engine), name=engine.name or seats[seat].name)
+    info = replace(info, seats=tuple(seats))
+    players.update({seat: EnginePlayer(engine, info, seat) for seat, engine in engines.items()})
+    return info, players
 
 
 class Saver:
@@ -315,9 +361,20 @@ class HeldGame:
     :meth:`saved` gives, then :meth:`leave` or :meth:`finish`.
     """
 
-    def __init__(self, places: Places, kind: Kind, warn: Warn, copy: Path | None = None) -> None:
+    def __init__(
+        self,
+        places: Places,
+        kind: Kind,
+        warn: Warn,
+        copy: Path | None = None,
+        *,
+        opponent: EngineCommand | None = None,
+        move_time: float = MOVE_TIME,
+    ) -> None:
         self.places = places
         self.kind = kind
+        self.opponent = opponent
+        self.move_time = move_time
         self.path = places.save(kind.slot)
         self.warn = warn
         self._lock = SaveLock(self.path, warn=warn)
@@ -338,10 +395,12 @@ class HeldGame:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
+        stop_all()  # the engines at the table, if any
         self._lock.__exit__(kind, error, trace)
 
     def saved(self) -> Session | None:
-        """The game in progress, carried on from its save; None if there is none.
+        """The game in progress, carried on from its save (its computers not yet
+        seated: see :meth:`carry_on`); None if there is none.
         Anything at the save's path that is not a readable game log is set aside (and
         told): a new game can start. Raises StoreError if it cannot be moved aside."""
         try:
@@ -349,7 +408,7 @@ class HeldGame:
             if text is None:
                 return None
             log = loads(text)
-            session = Session.resume(log, computers(log.info), self.saver)
+            session = Session.resume(log, {}, self.saver)
         except (CribbageError, ValueError, RecursionError) as error:  # whatever the save holds
             try:
                 kept = set_aside(self.path)
@@ -372,7 +431,16 @@ class HeldGame:
         """The saved game, if there is one and the player carries it on; None to start
         a new one. ``abandon`` (``--new``) throws it away, if ``ask`` agrees (None: there
         is nobody to ask). Options only a new game takes (``new_options``) with a game in
-        progress are a UsageProblem, unless ``ask`` agrees to abandon the game."""
+        progress are a UsageProblem, unless ``ask`` agrees to abandon the game. Its
+        computers and engines are seated (see :func:`seated`)."""
+        session = self._kept_on(abandon=abandon, new_options=new_options, ask=ask)
+        if session is not None:
+            _, session.computers = seated(session.info, self.opponent, self.move_time, new=False)
+        return session
+
+    def _kept_on(
+        self, *, abandon: bool, new_options: Sequence[str], ask: Ask | None
+    ) -> Session | None:
         session = self.saved()
         if session is None:
             return None
@@ -403,7 +471,8 @@ class HeldGame:
 
     def start(self, info: GameInfo) -> Session:
         """A new game, saved at once."""
-        return Session.start(info, computers(info), self.saver)
+        info, players = seated(info, self.opponent, self.move_time, new=True)
+        return Session.start(info, players, self.saver)
 
     def leave(self, name: str) -> Left:
         """The game is left before its end: saved where it lives if it can be (the save is

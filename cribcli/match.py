@@ -1,9 +1,12 @@
-"""Matches between computer levels: many games, and what they show about each level.
+"""Matches between computer levels and engines: many games, and what they show of each.
 
-Each game is played from its own seed, derived from the match's; the two levels take turns
-to deal first. A game's summary is small and plain (it crosses between processes); the
-report adds them up: wins with a 95% confidence interval, skunks, and the average points
-a deal by source (pegging, hand, crib) for each level as dealer and as pone.
+A match seats two players, each a level's name or an engine (``engine:CMD``, a program
+speaking the engine protocol). Each game is played from its own seed, derived from the
+match's; the two take turns to deal first. In duplicate, each seed is played twice with
+the seats swapped, so each player holds the other's cards. A game's summary is small and
+plain (it crosses between processes); the report adds them up: wins with a 95%
+confidence interval, skunks, forfeits, and the average points a deal by source (pegging,
+hand, crib) for each player as dealer and as pone.
 """
 
 from __future__ import annotations
@@ -15,6 +18,16 @@ from functools import partial
 from pathlib import Path
 
 from cribcli.engine import FULL_GAME, Rules
+from cribcli.engines import (
+    MOVE_TIME,
+    Engine,
+    EngineCommand,
+    EnginePlayer,
+    kept_engine,
+    seat_of,
+    stop_all,
+)
+from cribcli.errors import CribbageError
 from cribcli.events import Event, GameOver
 from cribcli.players import Level, computer
 from cribcli.record import GameInfo, Seat, dumps
@@ -26,7 +39,7 @@ from cribcli.workers import orphaned, spread
 
 @dataclass(frozen=True, slots=True)
 class GameSummary:
-    """One game of a match, from seat 0's level's side."""
+    """One game of a match, by seat."""
 
     index: int
     seed: str
@@ -36,6 +49,33 @@ class GameSummary:
     skunk: str
     deals: tuple[Deal, ...]
     """Each finished deal: its dealer, and each seat's points by source."""
+    names: tuple[str, ...] = ()
+    """Each seat's name (an engine's, as it gave it)."""
+    swapped: bool = False
+    """The match's second player sat in seat 0 (the twin game, in duplicate)."""
+    forfeit: int | None = None
+    reason: str | None = None
+
+    def player(self, seat: int) -> int:
+        """Which of the match's two players sat in ``seat``."""
+        return seat ^ self.swapped
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """How a match's games are played: who plays, to what, and how long engines have."""
+
+    players: tuple[str, str]
+    """Each a level's name or ``engine:CMD``."""
+    seed: int | str
+    target: int = FULL_GAME
+    duplicate: bool = False
+    move_time: float = MOVE_TIME
+
+    def __post_init__(self) -> None:
+        for spec in self.players:  # raises CribbageError for one that is neither
+            if EngineCommand.parse(spec) is None and spec not in set(Level):
+                raise CribbageError(f"no level `{spec}`: choose {', '.join(Level)}, or engine:CMD")
 
 
 def game_seed(seed: int | str, index: int) -> str:
@@ -44,24 +84,31 @@ def game_seed(seed: int | str, index: int) -> str:
 
 
 def match_game(
-    levels: tuple[str, str],
-    seed: int | str,
-    index: int,
-    target: int = FULL_GAME,
-    save: Callable[[GameInfo, list[Event]], None] | None = None,
+    setup: Setup, index: int, save: Callable[[GameInfo, list[Event]], None] | None = None
 ) -> GameSummary:
-    """Play game ``index`` of a match: levels[0] in seat 0, levels[1] in seat 1."""
-    first_dealer = index % 2
-    info = GameInfo(
-        Rules(target=target, first_dealer=first_dealer),
-        tuple(
-            Seat(level.capitalize() + f" {seat}", "computer", Level(level))
-            for seat, level in enumerate(levels)
-        ),
-        game_seed(seed, index),
-        label=f"match game {index}",
-    )
-    players = [computer(level, info.seed, seat) for seat, level in enumerate(levels)]
+    """Play game ``index`` of a match: the first player in seat 0 and the second in seat
+    1, or (the second game of each pair, in duplicate) the other way round on the same
+    seed."""
+    deal = index // 2 if setup.duplicate else index
+    swapped = setup.duplicate and index % 2 == 1
+    first_dealer = deal % 2
+    specs = setup.players[::-1] if swapped else setup.players
+    rules = Rules(target=setup.target, first_dealer=first_dealer)
+    seed = game_seed(setup.seed, deal)
+    seats: list[Seat] = []
+    engines: dict[int, Engine] = {}
+    for seat, spec in enumerate(specs):
+        command = EngineCommand.parse(spec)
+        if command is None:
+            seats.append(Seat(spec.capitalize() + f" {seat}", "computer", Level(spec)))
+        else:
+            engines[seat] = kept_engine(command, seat, setup.move_time)
+            seats.append(seat_of(engines[seat]))
+    info = GameInfo(rules, tuple(seats), seed, label=f"match game {index}")
+    players = [
+        EnginePlayer(engines[seat], info, seat) if seat in engines else computer(spec, seed, seat)
+        for seat, spec in enumerate(specs)
+    ]
     _, events = run_game(info, players)
     if save:
         save(info, events)
@@ -69,21 +116,23 @@ def match_game(
     assert isinstance(over, GameOver)
     return GameSummary(
         index=index,
-        seed=str(info.seed),
+        seed=seed,
         first_dealer=first_dealer,
         winner=over.winner,
         scores=over.scores,
         skunk=next((s for s in over.skunks if s), ""),
         deals=tuple(deals(events)),
+        names=tuple(seat.name for seat in seats),
+        swapped=swapped,
+        forfeit=over.forfeit,
+        reason=over.reason,
     )
 
 
 def run_match(
-    levels: tuple[str, str],
+    setup: Setup,
     games: int,
-    seed: int | str,
     *,
-    target: int = FULL_GAME,
     jobs: int = 1,
     log_dir: Path | None = None,
     on_game: Callable[[], None] | None = None,
@@ -91,27 +140,28 @@ def run_match(
     """Play a match of ``games`` games and add them up; ``on_game`` hears each one end.
 
     With ``jobs`` over 1 the games are spread over worker processes, which stop with the
-    match: on Ctrl-C, a signal, or the match process dying, none is left running. Raises
-    StoreError if a log cannot be written to ``log_dir``.
+    match: on Ctrl-C, a signal, or the match process dying, none is left running (nor any
+    engine). Raises StoreError if a log cannot be written to ``log_dir``.
     """
     if log_dir is not None:
         try:
             log_dir.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise StoreError(f"cannot use the folder {log_dir} ({reason(error)})") from None
-    report = Report(levels)
-    task = partial(_logged_game, levels, seed, target, log_dir)
-    with spread(task, range(games), jobs, chunksize=4) as results:
-        for result in results:  # in order, so that the sums add up alike however spread
-            report.add(result)
-            if on_game:
-                on_game()
+    report = Report(setup.players, duplicate=setup.duplicate)
+    task = partial(_logged_game, setup, log_dir)
+    try:
+        with spread(task, range(games), jobs, chunksize=4) as results:
+            for result in results:  # in order, so that the sums add up alike however spread
+                report.add(result)
+                if on_game:
+                    on_game()
+    finally:
+        stop_all()
     return report
 
 
-def _logged_game(
-    levels: tuple[str, str], seed: int | str, target: int, log_dir: Path | None, index: int
-) -> GameSummary:
+def _logged_game(setup: Setup, log_dir: Path | None, index: int) -> GameSummary:
     orphaned()
     save = None
     if log_dir is not None:
@@ -123,65 +173,114 @@ def _logged_game(
             except OSError as error:
                 raise StoreError(f"cannot write {path} ({reason(error)})") from None
 
-    return match_game(levels, seed, index, target, save)
+    return match_game(setup, index, save)
 
 
 @dataclass
 class Report:
-    """The sums of a match, seat 0's level against seat 1's."""
+    """The sums of a match, the first player's against the second's."""
 
-    levels: tuple[str, str]
+    players: tuple[str, str]
+    duplicate: bool = False
+    names: tuple[str, str] = ("", "")
+    """Each player's name, from its first game (an engine's, as it gave it)."""
     games: int = 0
     wins: list[int] = field(default_factory=lambda: [0, 0])
     skunks: list[int] = field(default_factory=lambda: [0, 0])
     double_skunks: list[int] = field(default_factory=lambda: [0, 0])
+    forfeits: list[int] = field(default_factory=lambda: [0, 0])
+    reasons: list[list[str]] = field(default_factory=lambda: [[], []])
+    """The first few reasons each player forfeited for, told apart."""
     first_dealer_wins: int = 0
     points: tuple[PointSums, PointSums] = field(default_factory=lambda: (PointSums(), PointSums()))
-    """Each seat's points, as dealer and as pone."""
+    """Each player's points, as dealer and as pone."""
+    pairs: list[int] = field(default_factory=list)
+    """In duplicate: the first player's wins in each pair of twin games (0, 1 or 2)."""
 
     def add(self, game: GameSummary) -> None:
         """Count one game in."""
+        if not self.games and game.names:
+            self.names = (game.names[game.player(0)], game.names[game.player(1)])
         self.games += 1
-        self.wins[game.winner] += 1
+        winner = game.player(game.winner)
+        self.wins[winner] += 1
         if game.skunk:
-            self.skunks[game.winner] += 1
+            self.skunks[winner] += 1
             if game.skunk == "double skunk":
-                self.double_skunks[game.winner] += 1
+                self.double_skunks[winner] += 1
         if game.winner == game.first_dealer:
             self.first_dealer_wins += 1
+        if game.forfeit is not None:
+            loser = game.player(game.forfeit)
+            self.forfeits[loser] += 1
+            told = self.reasons[loser]
+            if game.reason and game.reason not in told and len(told) < REASONS_KEPT:
+                told.append(game.reason)
         for deal in game.deals:
             for seat, points in enumerate(deal.points):
-                self.points[seat].add("dealer" if seat == deal.dealer else "pone", points)
+                role: Role = "dealer" if seat == deal.dealer else "pone"
+                self.points[game.player(seat)].add(role, points)
+        if self.duplicate:
+            if game.swapped and self.pairs:
+                self.pairs[-1] += winner == 0
+            else:
+                self.pairs.append(int(winner == 0))
 
-    def win_rate(self, seat: int = 0) -> tuple[float, float, float]:
-        """Seat's share of wins and its 95% Wilson confidence interval."""
-        return wilson(self.wins[seat], self.games)
+    def win_rate(self, player: int = 0) -> tuple[float, float, float]:
+        """The player's share of wins and its 95% confidence interval: Wilson's, or in
+        duplicate, from the spread of the pairs' results (the twin games are not
+        independent: their luck of the cards cancels)."""
+        share, low, high = wilson(self.wins[player], self.games)
+        if not self.duplicate or len(self.pairs) < 2:
+            return share, low, high
+        scores = [won / 2 if player == 0 else 1 - won / 2 for won in self.pairs]
+        mean = sum(scores) / len(scores)
+        spread = math.sqrt(sum((x - mean) ** 2 for x in scores) / (len(scores) - 1))
+        half = Z95 * spread / math.sqrt(len(scores))
+        return share, max(mean - half, 0.0), min(mean + half, 1.0)
 
-    def per_deal(self, seat: int, role: Role) -> dict[str, float]:
-        """Average points a deal by source, and in all, for a seat as dealer or pone."""
-        return self.points[seat].per_deal(role)
+    def per_deal(self, player: int, role: Role) -> dict[str, float]:
+        """Average points a deal by source, and in all, for a player as dealer or pone."""
+        return self.points[player].per_deal(role)
+
+    def label(self, player: int) -> str:
+        """How a player is named in the report: its level, or the engine's name."""
+        spec = self.players[player]
+        if EngineCommand.parse(spec) is None:
+            return spec
+        return self.names[player] or "engine"
 
     def as_json(self) -> dict[str, object]:
         """The report for scripts."""
         rate, low, high = self.win_rate()
         return {
-            "levels": list(self.levels),
+            "levels": list(self.players),
+            "names": list(self.names),
             "games": self.games,
+            "duplicate": self.duplicate,
             "wins": self.wins,
             "win_rate": rate,
             "win_rate_95": [low, high],
             "skunks": self.skunks,
             "double_skunks": self.double_skunks,
+            "forfeits": self.forfeits,
+            "forfeit_reasons": self.reasons,
             "first_dealer_win_rate": self.first_dealer_wins / self.games if self.games else 0.0,
             "per_deal": {
-                f"{self.levels[seat]} {seat} as {role}": self.per_deal(seat, role)
-                for seat in (0, 1)
+                f"{self.label(player)} {player} as {role}": self.per_deal(player, role)
+                for player in (0, 1)
                 for role in ROLES
             },
         }
 
 
-def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float, float]:
+REASONS_KEPT = 3
+"""How many different reasons for forfeits a report keeps for each player."""
+Z95 = 1.959964
+"""The normal quantile of a two-sided 95% interval."""
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float, float]:
     """The share and its Wilson score interval (95% by default)."""
     if trials == 0:
         return 0.0, 0.0, 1.0

@@ -21,6 +21,7 @@ from cribcli.engine import (
     Action,
     Claim,
     Discard,
+    Forfeit,
     Phase,
     Play,
     Rules,
@@ -64,7 +65,11 @@ TYPED_TEXT_LIMIT = 64
 games are seeded ``SEED/match N``)."""
 NAME_LIMIT = 40
 """The longest name a seat may have."""
-PlayerKind = Literal["human", "computer"]
+COMMAND_LIMIT = 1000
+"""The longest engine command a log records."""
+REASON_LIMIT = 200
+"""The longest reason for a forfeit a log records."""
+PlayerKind = Literal["human", "computer", "engine"]
 """Who can sit in a seat."""
 
 _NESTING_LIMIT = 8
@@ -151,11 +156,14 @@ def parse_toml(text: str) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """Who sits in a seat: a name, ``human`` or ``computer``, and a computer's level."""
+    """Who sits in a seat: a name, ``human``, ``computer`` or ``engine``, a computer's
+    level, and an engine's command (a program speaking docs/engine-protocol.md; the name
+    is the one it gave)."""
 
     name: str
     player: PlayerKind = "human"
     level: Level | None = None
+    command: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,11 +210,14 @@ class RoundRecord:
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """How the game ended: the winning side, the scores and the skunks, by side."""
+    """How the game ended: the winning side, the scores and the skunks, by side; and if a
+    seat forfeited, which and why."""
 
     winner: int
     scores: tuple[int, ...]
     skunks: tuple[Skunk, ...]
+    forfeit: int | None = None
+    reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,7 +298,7 @@ def log_document(info: GameInfo, events: Iterable[Event]) -> dict[str, Any]:
         elif isinstance(event, RoundEnded):
             current["scores"] = event.scores
         elif isinstance(event, GameOver):
-            result = Result(event.winner, event.scores, event.skunks)
+            result = Result(event.winner, event.scores, event.skunks, event.forfeit, event.reason)
     doc["rounds"] = [_table(RoundRecord(**_frozen(entry))) for entry in rounds]
     if result is not None:
         doc["result"] = _table(result)
@@ -391,6 +402,11 @@ def _seat(doc: object, where: str) -> Seat:
         raise LogError(f"{where}: `player` is {' or '.join(get_args(PlayerKind))}")
     if player == "human":
         return Seat(name, "human")
+    if player == "engine":
+        command = _field(doc, "command", str, where)
+        if not command or len(command) > COMMAND_LIMIT:
+            raise LogError(f"{where}: an engine's `command` is 1 to {COMMAND_LIMIT} characters")
+        return Seat(name, "engine", command=command)
     level = doc.get("level")
     if not isinstance(level, str) or level not in set(Level):
         raise LogError(f"{where}: a computer's `level` is {', '.join(Level)}")
@@ -432,7 +448,19 @@ def _result(doc: object, rules: Rules) -> Result:
         raise LogError("result: `scores` must be a list of numbers")
     if not all(skunk in get_args(Skunk) for skunk in skunks):
         raise LogError('result: a skunk is "", "skunk" or "double skunk"')
-    return Result(_field(doc, "winner", int, "result"), tuple(scores), cast(_Skunks, tuple(skunks)))
+    forfeit = doc.get("forfeit")
+    if forfeit is not None and (type(forfeit) is not int or not 0 <= forfeit < rules.players):
+        raise LogError(f"result: `forfeit` is a seat, 0 to {rules.players - 1}")
+    reason = _optional_str(doc, "reason", "result")
+    if (reason is None) != (forfeit is None) or len(reason or "") > REASON_LIMIT:
+        raise LogError(f"result: a forfeit has a `reason` of at most {REASON_LIMIT} characters")
+    return Result(
+        _field(doc, "winner", int, "result"),
+        tuple(scores),
+        cast(_Skunks, tuple(skunks)),
+        forfeit,
+        reason,
+    )
 
 
 _Skunks = tuple[Skunk, ...]
@@ -549,6 +577,11 @@ def replay(log: GameLog) -> Replay:
         for number, entry in enumerate(record.claims, start=1):
             here = f"{where}, claim {number} (`{entry}`)"
             state = _apply(state, _claim_entry(entry, here), here, result)
+    if log.result is not None and log.result.forfeit is not None:
+        if state.phase is Phase.OVER:
+            raise LogError("result: a seat forfeits a game that was already over")
+        forfeit = Forfeit(log.result.forfeit, log.result.reason or "")
+        state = _apply(state, forfeit, "result", result)
     for record, events in zip(log.rounds, _by_round(result.events), strict=False):
         _check_round(record, events)
     result.state = state
@@ -670,3 +703,4 @@ def _check_result(log: GameLog, state: State, events: Sequence[Event]) -> None:
     _expect("result", "the winner is", log.result.winner, over.winner)
     _expect("result", "the final scores are", list(log.result.scores), list(over.scores))
     _expect("result", "the skunks are", list(log.result.skunks), list(over.skunks))
+    _expect("result", "the seat that forfeits is", log.result.forfeit, over.forfeit)

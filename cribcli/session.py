@@ -14,6 +14,7 @@ from cribcli.engine import (
     Action,
     Claim,
     Discard,
+    Forfeit,
     Phase,
     Play,
     State,
@@ -26,7 +27,7 @@ from cribcli.engine import (
 )
 from cribcli.errors import CribbageError
 from cribcli.events import Event
-from cribcli.players.base import Player
+from cribcli.players.base import Listener, Player, PlayerFailed
 from cribcli.record import GameInfo, GameLog, dumps, replay
 
 
@@ -101,6 +102,7 @@ class Session:
         state, events = new_game(info.rules, info.seed)
         session = cls(info, state, list(events), computers, save)
         session.save()
+        session.tell(events)
         return session
 
     @classmethod
@@ -137,7 +139,14 @@ class Session:
         self.events.extend(events)
         self.actions.append(action)
         self.save()
+        self.tell(events)
         return events
+
+    def tell(self, events: Sequence[Event]) -> None:
+        """Tell the players that listen what happened."""
+        for player in self.computers.values():
+            if isinstance(player, Listener):
+                player.hear(events)
 
     def take_back(self, seat: int) -> list[Action]:
         """Take back the seat's last action of this round, and every action after it (the
@@ -176,7 +185,11 @@ class Session:
         seat = self.waiting_for
         if seat is None or seat not in self.computers:
             return None
-        return self.act(next_action(self.state, self._players()))
+        try:
+            action = next_action(self.state, self._players())
+        except PlayerFailed as failure:
+            action = Forfeit(seat, failure.reason)
+        return self.act(action)
 
     def _players(self) -> list[Player]:
         return [self.computers.get(seat, _NOBODY) for seat in range(self.info.rules.players)]

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from cribcli.errors import CribbageError
 
 if TYPE_CHECKING:  # the level's names are wanted where the engine is not (the CLI's choices)
     from cribcli.cards import Card
     from cribcli.engine import View
+    from cribcli.events import Event
 
 
 class Level(StrEnum):
@@ -30,4 +34,23 @@ class Player(Protocol):
 
     def play(self, view: View) -> Card:
         """The card to lay, one of ``view.playable()`` (never called when it is empty)."""
+        ...
+
+
+class PlayerFailed(CribbageError):
+    """A player that cannot go on (a program at the table that broke the protocol, stopped
+    or ran out of time): its seat forfeits the game, for the reason given."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@runtime_checkable
+class Listener(Protocol):
+    """A player that hears what happens at the table (a program, which is told the events
+    its seat saw: the shows, the end of the game)."""
+
+    def hear(self, events: Sequence[Event]) -> None:
+        """The events of the latest action, in order."""
         ...

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import shutil
 import sys
 import time
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
+from cribcli.engines import MOVE_TIME, PREFIX
 from cribcli.errors import Exit
 from cribcli.games import Filed, HeldGame, Kind, Left, NewGame, coach_wanted, remembered_level
 from cribcli.players import Level
@@ -24,7 +26,7 @@ from cribcli.ui.console import warn
 from cribcli.ui.lines import ScriptError, run_lines
 from cribcli.ui.narrate import Table
 from cribcli.ui.play import GameUI, Quit
-from cribcli.ui.render import daily_lines, decide_style
+from cribcli.ui.render import daily_lines, decide_style, printable
 from cribcli.ui.signals import Stopped, stopped_by_signals
 
 PACE = 0.6
@@ -61,6 +63,8 @@ class PlayOptions:
     """Asks for the level on a terminal, given the default."""
     coach: bool | None = None
     """--coach or --no-coach (remembered); None: as chosen last."""
+    move_time: float = MOVE_TIME
+    """Seconds an engine at the table (``new.opponent``) has for each decision."""
 
     @property
     def kind(self) -> Kind:
@@ -84,7 +88,10 @@ def _play(options: PlayOptions) -> int:
     interactive = options.script is None and options.stdin.isatty() and not options.as_json
     copy = None if options.log_path is None else Path(options.log_path)
     kind = options.kind
-    with HeldGame(places, kind, warn, copy) as held:
+    held_game = HeldGame(
+        places, kind, warn, copy, opponent=options.new.opponent, move_time=options.move_time
+    )
+    with held_game as held:
         session = held.carry_on(
             abandon=options.abandon,
             new_options=options.new_game_options,
@@ -122,6 +129,9 @@ def _play(options: PlayOptions) -> int:
         else:
             ui.say(f"Carrying on your game (round {session.state.round}).")
         carry_on = f"'{kind.command}' carries on"
+        if held.opponent is not None:
+            again = f"{kind.command} --opponent {shlex.quote(PREFIX + held.opponent.command)}"
+            carry_on = f"{printable(again)} carries on"
         try:
             if interactive:
                 from cribcli.ui.repl import run_repl

@@ -127,7 +127,11 @@ def game_over_lines(event: GameOver, table: Table) -> list[str]:
     """The end of the game: the winner, the final scores, any skunks."""
     winner = table.side_name(event.winner)
     plural = table.rules.players == 4 or winner == "You"
-    lines = ["", f"{winner} win{'' if plural else 's'}: {table.scores(event.scores)}."]
+    lines = [""]
+    if event.forfeit is not None:
+        gone = table.names[event.forfeit]
+        lines.append(f"{says(gone, 'forfeits')} the game: {printable(event.reason or '')}.")
+    lines.append(f"{winner} win{'' if plural else 's'}: {table.scores(event.scores)}.")
     for side, skunk in enumerate(event.skunks):
         if skunk:
             loser = table.side_name(side)

@@ -21,8 +21,8 @@ from cribcli.events import (
     GameOver,
     RoundEnded,
     Shown,
-    event_json,
 )
+from cribcli.protocol import public_event, view_json
 from cribcli.session import Session
 from cribcli.ui.narrate import Table, narrate, says
 from cribcli.ui.render import (
@@ -101,7 +101,7 @@ class GameUI:
             previous = self.session.events[number - 1] if number else None
             self.told = number + 1
             if self.as_json:
-                self.emit(self._public_json(event))
+                self.emit(public_event(event, self.seat))
                 if isinstance(event, RoundEnded) and self.coach:
                     self._coach_round(event.round)
                 if isinstance(event, GameOver) and self.coach:
@@ -195,15 +195,7 @@ class GameUI:
             "event": "prompt",
             "waiting_for": waiting.get(seen.phase, "nothing"),
             "prompt": self.prompt(),
-            "seat": self.seat,
-            "round": seen.round,
-            "dealer": seen.dealer,
-            "scores": list(seen.scores),
-            "hand": [str(card) for card in sorted(seen.hand)],
-            "playable": self.completions() if seen.phase is Phase.PLAY else [],
-            "count": seen.count,
-            "pile": [str(card) for card in seen.pile],
-            "starter": str(seen.starter) if seen.starter else None,
+            **view_json(seen),
         }
         if seen.phase is Phase.DISCARD:
             data["throw"] = seen.rules.discard_size
@@ -219,22 +211,12 @@ class GameUI:
         if isinstance(action, Discard):
             cards = [str(c) for c in sorted(action.cards)] if action.seat == self.seat else None
             return {"seat": action.seat, "discard": cards}
-        return {"seat": action.seat, "count": action.points}
+        if isinstance(action, Claim):
+            return {"seat": action.seat, "count": action.points}
+        return {"seat": action.seat, "forfeit": action.reason}
 
     def _whom(self, seat: int) -> str:
         return "you" if seat == self.seat else self.table.names[seat]
-
-    def _public_json(self, event: Event) -> dict[str, object]:
-        data = event_json(event)
-        if isinstance(event, Dealt):
-            data["hands"] = [
-                [str(c) for c in hand] if seat == self.seat else len(hand)
-                for seat, hand in enumerate(event.hands)
-            ]
-        elif data["event"] in ("discarded", "crib_from_deck") and data.get("seat") != self.seat:
-            data.pop("cards", None)
-            data.pop("card", None)
-        return data
 
     def run_computers(self) -> None:
         """Let the computers act until it is this seat's turn or the game is over."""

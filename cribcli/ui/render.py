@@ -402,25 +402,32 @@ def _column(cards: Sequence[Card], width: int, style: Style) -> str:
 
 def match_lines(report: Report) -> list[str]:
     """A match's report for people."""
-    first, second = report.levels
+    first, second = (printable(report.label(player)) for player in (0, 1))
     rate, low, high = report.win_rate(0)
+    if report.duplicate:
+        who, how = f"{first} v {second}", "each deal twice, the seats swapped"
+    else:
+        who, how = f"{first} (seat 0) v {second} (seat 1)", "taking turns to deal first"
     lines = [
-        f"{first} (seat 0) v {second} (seat 1): {report.games} games, taking turns to deal first",
+        f"{who}: {report.games} games, {how}",
         f"  {first} won {report.wins[0]}: {100 * rate:.1f}%"
         f" (95% CI {100 * low:.1f}%-{100 * high:.1f}%)",
         f"  {second} won {report.wins[1]}: {100 * (1 - rate):.1f}%",
         f"  skunks: {first} gave {report.skunks[0]} ({report.double_skunks[0]} double), "
         f"{second} gave {report.skunks[1]} ({report.double_skunks[1]} double)",
         f"  the first dealer won {100 * report.first_dealer_wins / max(report.games, 1):.1f}%",
-        "",
-        f"  points a deal            {'pegging':>8}{'hand':>8}{'crib':>8}{'total':>8}",
     ]
-    for seat, level in enumerate(report.levels):
+    for player, name in enumerate((first, second)):
+        if report.forfeits[player]:
+            lines.append(f"  {name} forfeited {report.forfeits[player]}:")
+            lines.extend(f"    {printable(reason)}" for reason in report.reasons[player])
+    lines += ["", f"  points a deal            {'pegging':>8}{'hand':>8}{'crib':>8}{'total':>8}"]
+    for player, name in enumerate((first, second)):
         for role in ROLES:
-            values = report.per_deal(seat, role)
+            values = report.per_deal(player, role)
             crib = f"{values['crib']:8.2f}" if role == "dealer" else f"{'':>8}"
             lines.append(
-                f"  {level + ' ' + str(seat) + ' as ' + role:<24}{values['pegging']:8.2f}"
+                f"  {name[:14] + ' ' + str(player) + ' as ' + role:<24}{values['pegging']:8.2f}"
                 f"{values['hand']:8.2f}{crib}{values['total']:8.2f}"
             )
     return lines

@@ -1,0 +1,285 @@
+"""The engine protocol's messages: what a seat is told, and reading what it answers.
+
+A program at the table (an *engine*) reads one JSON object a line and answers the
+decisions with one; docs/engine-protocol.md describes it for people who write them. This
+module owns the messages' shape, and nothing else: no processes, no clock (those are
+:mod:`cribcli.engines`). A seat is told only what its :class:`View` holds, and the
+events as that seat saw them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from cribcli.cards import Card, parse_cards
+from cribcli.engine import Discard, Phase, Play, Rules, View
+from cribcli.errors import CribbageError
+from cribcli.events import CribFromDeck, Dealt, Discarded, Event, event_json
+from cribcli.record import GameInfo
+
+PROTOCOL = 1
+"""The version of the protocol this code speaks."""
+NAME_LIMIT = 40
+"""The longest name or author an engine may give (longer is cut)."""
+
+
+class ProtocolError(CribbageError):
+    """An answer that breaks the protocol: the message says what was wrong with it."""
+
+
+def view_json(seen: View) -> dict[str, object]:
+    """What a seat sees when it must decide, for a program: its seat, the round and the
+    dealer, the scores by side, its cards (and those it can lay), the count and the pile
+    of this count, and the starter once cut."""
+    return {
+        "seat": seen.seat,
+        "round": seen.round,
+        "dealer": seen.dealer,
+        "scores": list(seen.scores),
+        "hand": _cards(sorted(seen.hand)),
+        "playable": _cards(sorted(seen.playable())) if seen.phase is Phase.PLAY else [],
+        "count": seen.count,
+        "pile": _cards(seen.pile),
+        "starter": str(seen.starter) if seen.starter else None,
+    }
+
+
+def public_event(event: Event, seat: int) -> dict[str, object]:
+    """An event as ``seat`` saw it: another seat's dealt cards as their number, another
+    seat's discard and the crib's card from the deck without their cards."""
+    data = event_json(event)
+    if isinstance(event, Dealt):
+        data["hands"] = [
+            _cards(hand) if n == seat else len(hand) for n, hand in enumerate(event.hands)
+        ]
+    elif isinstance(event, Discarded | CribFromDeck) and data.get("seat") != seat:
+        data.pop("cards", None)
+        data.pop("card", None)
+    return data
+
+
+def hello() -> dict[str, object]:
+    """The referee's first message."""
+    return {"type": "hello", "protocol": PROTOCOL}
+
+
+def new_game(info: GameInfo, seat: int) -> dict[str, object]:
+    """A new game begins: the rules, the engine's seat and the seats' names (never the
+    seed, which would give away every card)."""
+    rules = info.rules
+    return {
+        "type": "new_game",
+        "seat": seat,
+        "rules": {
+            "players": rules.players,
+            "target": rules.target,
+            "hand_size": rules.hand_size,
+            "throw": rules.discard_size,
+            "muggins": rules.muggins,
+        },
+        "names": [seated.name for seated in info.seats],
+    }
+
+
+def told(event: Event, seat: int) -> dict[str, object]:
+    """An event of the game, as the engine's seat saw it."""
+    return {"type": "event", **public_event(event, seat)}
+
+
+def decision(seen: View) -> dict[str, object]:
+    """The seat must throw (``discard``) or lay (``play``): everything it may know."""
+    kind = "discard" if seen.phase is Phase.DISCARD else "play"
+    data: dict[str, object] = {"type": kind, **view_json(seen)}
+    data["held"] = list(seen.held)
+    data["plays"] = [[seat, card.ascii()] for seat, card in seen.plays]
+    data["gos"] = [[seat, count] for seat, count in seen.gos]
+    data["passed"] = sorted(seen.passed)
+    if kind == "discard":
+        data["throw"] = seen.rules.discard_size
+    else:
+        data["kept"] = _cards(sorted(seen.kept))
+        data["discards"] = _cards(sorted(seen.discards))
+    return data
+
+
+def rules_from(message: dict[str, Any]) -> Rules:
+    """The rules told in a ``new_game`` message (the engine's side). Raises ProtocolError."""
+    told_rules = message.get("rules")
+    if not isinstance(told_rules, dict):
+        raise ProtocolError("a new_game message gives the `rules`")
+    players, target = told_rules.get("players"), told_rules.get("target")
+    if not isinstance(players, int) or not isinstance(target, int):
+        raise ProtocolError("the rules give `players` and `target` as numbers")
+    try:
+        return Rules(
+            players=players,
+            target=target,
+            cut_for_deal=players > 2,
+            first_dealer=0,
+            muggins=told_rules.get("muggins") is True,
+        )
+    except CribbageError as error:
+        raise ProtocolError(f"the rules: {error}") from None
+
+
+def view_from(message: dict[str, Any], rules: Rules) -> View:
+    """The view a :func:`decision` message was made from (the engine's side: for a
+    player that takes a :class:`View`). Raises ProtocolError for a message that is not
+    one."""
+    try:
+        kind = message["type"]
+        seat = int(message["seat"])
+        return View(
+            seat=seat,
+            rules=rules,
+            round=int(message["round"]),
+            dealer=int(message["dealer"]),
+            phase=Phase.DISCARD if kind == "discard" else Phase.PLAY,
+            scores=tuple(int(score) for score in message["scores"]),
+            hand=tuple(parse_cards(message["hand"])),
+            discards=tuple(parse_cards(message.get("discards", []))),
+            kept=tuple(parse_cards(message.get("kept", []))),
+            held=tuple(int(n) for n in message["held"]),
+            starter=parse_cards(message["starter"])[0] if message["starter"] else None,
+            pile=tuple(parse_cards(message["pile"])),
+            plays=tuple((int(n), parse_cards([card])[0]) for n, card in message["plays"]),
+            gos=tuple((int(n), int(count)) for n, count in message["gos"]),
+            passed=frozenset(int(n) for n in message["passed"]),
+            to_play=seat if kind == "play" else None,
+        )
+    except (KeyError, TypeError, ValueError, IndexError, CribbageError) as error:
+        raise ProtocolError(f"not a decision the protocol gives ({error})") from None
+
+
+def quit_message() -> dict[str, object]:
+    """The referee is done with the engine: it should exit."""
+    return {"type": "quit"}
+
+
+def encode(message: dict[str, object]) -> bytes:
+    """A message as the line sent."""
+    return (json.dumps(message, separators=(",", ":")) + "\n").encode()
+
+
+def read_hello(line: str) -> tuple[str, str]:
+    """The engine's hello: its name and author. Raises ProtocolError."""
+    data = _object(line)
+    if data.get("type") != "hello":
+        raise ProtocolError(f"said {quoted(line)} where a hello was awaited")
+    version = data.get("protocol")
+    if version != PROTOCOL or isinstance(version, bool):
+        raise ProtocolError(f"speaks protocol {quoted(str(version))}, not {PROTOCOL}")
+    name, author = data.get("name"), data.get("author", "")
+    if not isinstance(name, str) or not name.strip() or not isinstance(author, str):
+        raise ProtocolError("a hello gives a `name` (and an `author`) as text")
+    return _short(name), _short(author)
+
+
+def read_answer(line: str, seen: View) -> Discard | Play:
+    """The engine's answer to :func:`decision`, checked against what it could do. Raises
+    ProtocolError saying what was wrong."""
+    data = _object(line)
+    if seen.phase is Phase.DISCARD:
+        size = seen.rules.discard_size
+        given = data.get("cards")
+        if not isinstance(given, list) or not all(isinstance(card, str) for card in given):
+            raise ProtocolError(f'answered {quoted(line)}: a discard is {{"cards": [...]}}')
+        thrown = [_card(text, line) for text in given]
+        if len(thrown) != size or len(set(thrown)) != size:
+            raise ProtocolError(f"answered {quoted(line)}: throw {size} different cards")
+        for card in thrown:
+            if card not in seen.hand:
+                raise ProtocolError(f"answered {quoted(line)}: {card.ascii()} is not held")
+        return Discard(seen.seat, tuple(thrown))
+    given_card = data.get("card")
+    if not isinstance(given_card, str):
+        raise ProtocolError(f'answered {quoted(line)}: a play is {{"card": "5H"}}')
+    card = _card(given_card, line)
+    if card not in seen.playable():
+        why = "is not held" if card not in seen.hand else f"would pass 31 from {seen.count}"
+        raise ProtocolError(f"answered {quoted(line)}: {card.ascii()} {why}")
+    return Play(seen.seat, card)
+
+
+def clean(text: str, limit: int) -> str:
+    """Text a program wrote, safe to keep and print: every character that is not
+    printable written as its escape, and cut to ``limit`` characters."""
+    safe = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+    return safe if len(safe) <= limit else safe[: limit - 1] + "…"
+
+
+def quoted(text: str, limit: int = 60) -> str:
+    """Text a program wrote, quoted in a reason: ```{"card": "9Z"}```."""
+    return f"`{clean(text, limit)}`"
+
+
+def _object(line: str) -> dict[str, Any]:
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError):
+        raise ProtocolError(f"answered {quoted(line)}: not JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError(f"answered {quoted(line)}: not a JSON object")
+    return data
+
+
+def _card(text: str, line: str) -> Card:
+    try:
+        cards = parse_cards(text)
+    except CribbageError:
+        cards = []
+    if len(cards) != 1:
+        raise ProtocolError(f"answered {quoted(line)}: {quoted(text, 12)} is not a card")
+    return cards[0]
+
+
+def _cards(cards: Iterable[Card]) -> list[str]:
+    return [card.ascii() for card in cards]
+
+
+def _short(text: str) -> str:
+    safe = "".join(ch for ch in text if ch.isprintable()).strip()
+    return safe[:NAME_LIMIT]
+
+
+def serve(level: str, seed: int | str, lines: Iterable[str], write: Callable[[str], None]) -> None:
+    """The engine's side, for a computer level (``cribbage engine``): answer the hello,
+    each game's decisions, until ``quit`` or the end of the lines. Messages of a type it
+    does not know are passed over, as every engine should. Raises ProtocolError for a
+    line that is not a message."""
+    from cribcli.players import computer
+
+    rules: Rules | None = None
+    player = None
+    games = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            message = json.loads(line)
+        except (ValueError, RecursionError):
+            raise ProtocolError(f"the referee said {quoted(line)}: not JSON") from None
+        kind = message.get("type") if isinstance(message, dict) else None
+        if kind == "hello":
+            name = f"cribcli {level}"
+            write(
+                json.dumps(
+                    {"type": "hello", "name": name, "author": "cribcli", "protocol": PROTOCOL}
+                )
+            )
+        elif kind == "new_game":
+            rules = rules_from(message)
+            player = computer(level, f"{seed}/game {games}", int(message.get("seat", 0)))
+            games += 1
+        elif kind in ("discard", "play"):
+            if rules is None or player is None:
+                raise ProtocolError(f"the referee asked for a {kind} before a new_game")
+            seen = view_from(message, rules)
+            if kind == "discard":
+                write(json.dumps({"cards": _cards(player.discard(seen))}))
+            else:
+                write(json.dumps({"card": player.play(seen).ascii()}))
+        elif kind == "quit":
+            return
