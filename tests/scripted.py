@@ -3,7 +3,7 @@ through the engine with the same computer the command will face."""
 
 from __future__ import annotations
 
-from cribcli.engine import Claim, Discard, Phase, Rules, apply, new_game, seats_to_act, view
+from cribcli.engine import Claim, Discard, Phase, Play, Rules, apply, new_game, seats_to_act, view
 from cribcli.events import RoundEnded
 from cribcli.players import computer
 from cribcli.players.easy import EasyPlayer
@@ -42,7 +42,7 @@ def moves(
                 typed.append(str(action.points))
             elif isinstance(action, Discard):
                 typed.append(" ".join(str(card) for card in action.cards))
-            else:
+            elif isinstance(action, Play):
                 typed.append(str(action.card).lower() if len(seen.plays) % 2 else str(action.card))
         state, events = apply(state, action)
         shown = shown or any(isinstance(e, RoundEnded) for e in events)

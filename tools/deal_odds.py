@@ -16,7 +16,7 @@ import argparse
 import multiprocessing
 from collections import Counter
 
-from cribcli.match import match_game
+from cribcli.match import Setup, match_game
 from cribcli.players import tables
 
 SOURCES = ("dealer pegging", "pone pegging", "pone hand", "dealer hand", "crib")
@@ -27,7 +27,7 @@ BLOCK = 100
 def tally(args: tuple[str, str, int]) -> list[tuple[int, ...]]:
     """One game's finished deals, each as its points from the five sources."""
     level, seed, index = args
-    game = match_game((level, level), seed, index)
+    game = match_game(Setup((level, level), seed), index)
     rows: list[tuple[int, ...]] = []
     for deal in game.deals:
         dealer, pone = deal.points[deal.dealer], deal.points[1 - deal.dealer]

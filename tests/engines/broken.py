@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
-import simple_bot
+import simple_bot  # type: ignore[import-not-found]
 
 mode = sys.argv[1]
 decisions = 0
