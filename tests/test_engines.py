@@ -1,0 +1,429 @@
+"""The engine protocol: bots at the table, refereed by ``match`` and ``play``.
+
+Every game against an engine, however the engine behaves, ends with a log that replays
+to the right result, and leaves no process behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cribcli import engines
+from cribcli.cards import Card
+from cribcli.engine import Forfeit, Phase, Play, Rules, View, apply, new_game
+from cribcli.match import Setup, match_game
+from cribcli.players import Level, computer
+from cribcli.protocol import ProtocolError, decision, read_answer, serve, view_from
+from cribcli.record import GameInfo, LogError, Seat, loads, replay
+from cribcli.record import Result as GameResult
+
+from .conftest import Result, Run, time_limit
+
+ROOT = Path(__file__).parent.parent
+PYTHON = shlex.quote(sys.executable)
+BOT = f"engine:{PYTHON} {ROOT / 'examples' / 'simple_bot.py'}"
+OURS = f"engine:{PYTHON} -m cribcli engine --level normal"
+
+
+def broken(mode: str) -> str:
+    return f"engine:{PYTHON} {ROOT / 'tests' / 'engines' / 'broken.py'} {mode}"
+
+
+MARK = "CRIBCLI_ENGINE_TEST"
+"""Set to a value of its own in each test's environment, which every process the test
+starts inherits (an engine's children too, and an engine left behind): the processes
+of this test are told apart from those of tests running beside it."""
+
+
+def leftovers() -> list[str]:
+    """Processes started by this test that are still running (not the test's own)."""
+    mark = f"{MARK}={os.environ[MARK]}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                if mark in (entry / "environ").read_bytes().split(b"\0"):
+                    found.append((entry / "cmdline").read_bytes().replace(b"\0", b" ").decode())
+            except OSError:
+                continue
+    return found
+
+
+@pytest.fixture(autouse=True)
+def nothing_left_behind(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """After each test, no process it started is running (given a moment to be reaped)."""
+    monkeypatch.setenv(MARK, uuid.uuid4().hex)
+    yield
+    deadline = time.monotonic() + 3
+    while leftovers() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert leftovers() == []
+
+
+def match_logs(cribbage: Run, tmp_path: Path, *args: str) -> tuple[Result, dict[str, object]]:
+    result = cribbage("match", *args, "--json", "--log-dir", str(tmp_path))
+    assert result.status == 0, result.err
+    return result, json.loads(result.out)
+
+
+def replayed(tmp_path: Path) -> list[tuple[GameInfo, GameResult]]:
+    """Each log of the folder, replayed through the rules: its info and its result."""
+    games = []
+    for path in sorted(tmp_path.glob("game-*.toml")):
+        checked = replay(loads(path.read_text()))
+        assert checked.finished and checked.log.result is not None, path
+        games.append((checked.log.info, checked.log.result))
+    return games
+
+
+# --- the messages -------------------------------------------------------------------------
+
+
+def test_a_decision_carries_the_whole_view() -> None:
+    """What the referee sends is enough to rebuild what the seat sees, at every decision
+    of a whole game: an engine needs nothing else, and sees nothing more."""
+    seen_views: list[View] = []
+
+    class Checking:
+        def __init__(self, seat: int) -> None:
+            self.inner = computer("normal", 4, seat)
+
+        def discard(self, view: View) -> tuple[Card, ...]:
+            seen_views.append(view)
+            return self.inner.discard(view)
+
+        def play(self, view: View) -> Card:
+            seen_views.append(view)
+            return self.inner.play(view)
+
+    from cribcli.session import run_game
+
+    for players in (2, 3, 4):
+        rules = Rules(players=players, cut_for_deal=players > 2, target=61)
+        info = GameInfo(rules, tuple(Seat(f"S{n}", "computer") for n in range(players)), 4)
+        run_game(info, [Checking(n) for n in range(players)])
+    assert len(seen_views) > 100
+    for view in seen_views:
+        message = json.loads(json.dumps(decision(view)))
+        in_order = replace(  # the message gives cards sorted, as a person sees them
+            view,
+            hand=tuple(sorted(view.hand)),
+            kept=tuple(sorted(view.kept)),
+            discards=tuple(sorted(view.discards)),
+        )
+        assert view_from(message, view.rules) == in_order
+        assert "deck" not in message and "crib" not in message and "seed" not in message
+
+
+@pytest.mark.parametrize(
+    ("answer", "why"),
+    [
+        ('{"card": "9Z"}', "is not a card"),
+        ('{"card": "KS"}', "KS is not held"),
+        ('{"card": "10H"}', "would pass 31 from 25"),
+        ('{"cards": ["5H"]}', "a play is"),
+        ("[1, 2]", "not a JSON object"),
+        ("thinking", "not JSON"),
+    ],
+)
+def test_an_answer_is_checked_against_what_the_seat_could_do(answer: str, why: str) -> None:
+    seen = View(
+        seat=1,
+        rules=Rules(),
+        round=1,
+        dealer=0,
+        phase=Phase.PLAY,
+        scores=(0, 0),
+        hand=tuple(Card.parse(text) for text in ("10H", "5H", "AC")),
+        discards=(),
+        kept=(),
+        held=(3, 3),
+        starter=Card.parse("2D"),
+        pile=tuple(Card.parse(text) for text in ("JD", "5C", "KD")),
+        plays=(),
+        gos=(),
+        passed=frozenset(),
+        to_play=1,
+    )
+    assert read_answer('{"card": "5H"}', seen) == Play(1, Card.parse("5H"))
+    with pytest.raises(ProtocolError, match=why):
+        read_answer(answer, seen)
+
+
+def test_cribbage_engine_answers_a_referee() -> None:
+    """Our own side of the protocol, message by message: hello, a game, a discard."""
+    said: list[str] = []
+    lines = [
+        '{"type": "hello", "protocol": 1}',
+        '{"type": "new_game", "seat": 0, "rules": {"players": 2, "target": 121}}',
+        '{"type": "some_later_message"}',
+        json.dumps(
+            {
+                "type": "discard",
+                "seat": 0,
+                "round": 1,
+                "dealer": 1,
+                "scores": [0, 0],
+                "hand": ["5H", "5S", "JD", "4C", "9S", "KH"],
+                "playable": [],
+                "count": 0,
+                "pile": [],
+                "starter": None,
+                "held": [6, 6],
+                "plays": [],
+                "gos": [],
+                "passed": [],
+                "throw": 2,
+            }
+        ),
+        '{"type": "quit"}',
+        '{"type": "hello", "protocol": 1}',  # after quit: never read
+    ]
+    serve("hard", 1, iter(lines), said.append)
+    hello, thrown = (json.loads(line) for line in said)
+    assert hello == {"type": "hello", "name": "cribcli hard", "author": "cribcli", "protocol": 1}
+    assert len(thrown["cards"]) == 2 and set(thrown["cards"]) <= {
+        "5H",
+        "5S",
+        "JD",
+        "4C",
+        "9S",
+        "KH",
+    }
+    with pytest.raises(ProtocolError, match="not JSON"):
+        serve("easy", 1, iter(["{"]), said.append)
+
+
+# --- matches against engines ---------------------------------------------------------------
+
+
+def test_the_example_bot_plays_hard_to_the_end(cribbage: Run, tmp_path: Path) -> None:
+    _, report = match_logs(cribbage, tmp_path, "hard", BOT, "--games", "2", "--short")
+    games = replayed(tmp_path)
+    assert len(games) == 2 == report["games"]
+    assert report["forfeits"] == [0, 0]
+    assert report["names"] == ["Hard 0", "Simple bot"]
+    for info, _ in games:
+        assert info.seats[1] == Seat("Simple bot", "engine", command=BOT.removeprefix("engine:"))
+    winners = [result.winner for _, result in games]
+    assert report["wins"] == [winners.count(0), winners.count(1)]
+
+
+def test_our_engine_plays_through_the_protocol(cribbage: Run, tmp_path: Path) -> None:
+    _, report = match_logs(cribbage, tmp_path, OURS, "normal", "--games", "2", "--short")
+    assert report["names"] == ["cribcli normal", "Normal 1"]
+    assert report["forfeits"] == [0, 0] and len(replayed(tmp_path)) == 2
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
+        ("illegal", r"answered `\{\"card\": \"A[SHDC]\"\}`: A[SHDC] is not held"),
+        ("sleep", "no answer within 0.5 s"),
+        ("junk", r"answered `\\x1b\[31mthinking...`: not JSON"),
+        ("exit", r"it stopped \(exit status 3\) before its answer"),
+        ("long", "it wrote a line longer than 64 KiB"),
+        ("mute", "no hello within 0.5 s"),
+        ("children", "no answer within 0.5 s"),
+    ],
+)
+def test_a_broken_engine_forfeits_and_the_log_says_why(
+    cribbage: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str, reason: str
+) -> None:
+    monkeypatch.setattr(engines, "START_TIME", 0.5)
+    _, report = match_logs(
+        cribbage, tmp_path, "easy", broken(mode), "--games", "1", "--short", "--move-time", "0.5"
+    )
+    assert report["wins"] == [1, 0] and report["forfeits"] == [0, 1]
+    reasons = report["forfeit_reasons"]
+    assert isinstance(reasons, list) and reasons[0] == [] and len(reasons[1]) == 1
+    told = reasons[1][0]
+    assert re.fullmatch(reason, told), told
+    [(_, result)] = replayed(tmp_path)
+    assert (result.forfeit, result.reason, result.winner) == (1, told, 0)
+    text = cribbage("match", "easy", broken(mode), "--games", "1", "--short", "--move-time", "0.5")
+    assert "forfeited 1:" in text.out and "\x1b" not in text.out
+
+
+def test_an_engine_that_cannot_start_forfeits_each_game(cribbage: Run, tmp_path: Path) -> None:
+    _, report = match_logs(cribbage, tmp_path, "easy", "engine:no-such-bot-here", "--games", "2")
+    assert report["forfeits"] == [0, 2]
+    assert report["forfeit_reasons"] == [
+        [],
+        ["it could not be started (No such file or directory)"],
+    ]
+
+
+def test_a_forfeit_is_checked_on_replay(tmp_path: Path) -> None:
+    seats = (Seat("A", "computer", Level.EASY), Seat("B", "engine", command="b"))
+    info = GameInfo(Rules(target=61), seats, 1)
+    from cribcli.record import dumps
+
+    state, events = new_game(info.rules, info.seed)
+    state, more = apply(state, Forfeit(1, "no answer within 1 s"))
+    text = dumps(info, [*events, *more])
+    assert replay(loads(text)).finished
+    for wrong, message in [
+        ("forfeit = 1", "forfeit = 0"),
+        ('reason = "no answer within 1 s"', 'reason = "' + "x" * 201 + '"'),
+        ("forfeit = 1", "forfeit = 5"),
+    ]:
+        with pytest.raises(LogError):
+            replay(loads(text.replace(wrong, message)))
+
+
+# --- duplicate -------------------------------------------------------------------------------
+
+
+def test_duplicate_plays_each_deal_twice_with_the_seats_swapped(
+    cribbage: Run, tmp_path: Path
+) -> None:
+    _, report = match_logs(
+        cribbage, tmp_path, "easy", "normal", "--games", "4", "--duplicate", "--short"
+    )
+    logs = [loads(path.read_text()) for path in sorted(tmp_path.glob("game-*.toml"))]
+    for first, twin in (logs[0:2], logs[2:4]):
+        assert first.info.seed == twin.info.seed
+        assert first.rounds[0].dealt == twin.rounds[0].dealt  # the same cards, seat by seat
+        assert [s.level for s in first.info.seats] == ["easy", "normal"]
+        assert [s.level for s in twin.info.seats] == ["normal", "easy"]
+    easy_wins = sum(
+        log.result is not None and log.info.seats[log.result.winner].level == "easy" for log in logs
+    )
+    assert report["wins"] == [easy_wins, 4 - easy_wins] and report["duplicate"] is True
+    odd = cribbage("match", "easy", "normal", "--games", "3", "--duplicate")
+    assert odd.status == 2 and "even" in odd.err
+
+
+def test_the_duplicate_interval_comes_from_the_pairs() -> None:
+    from cribcli.match import GameSummary, Report
+
+    report = Report(("a", "b"), duplicate=True)
+    for pair, winners in enumerate([(0, 1), (0, 0), (1, 1), (1, 0)]):  # the winning seats
+        for swapped, seat in zip((False, True), winners, strict=True):
+            game = GameSummary(2 * pair + swapped, "s", 0, seat, (61, 40), "", (), (), swapped)
+            report.add(game)
+    # "a" sits in seat 0, then in seat 1: its wins by pair are 2, 1, 1 and 0 of 2.
+    assert report.pairs == [2, 1, 1, 0] and report.wins == [4, 4]
+    share, low, high = report.win_rate()
+    spread = (sum((x - 0.5) ** 2 for x in (1, 0.5, 0.5, 0)) / 3) ** 0.5  # of the pairs' shares
+    assert share == 0.5
+    assert (low, high) == pytest.approx((0.5 - 1.959964 * spread / 2, 0.5 + 1.959964 * spread / 2))
+
+
+# --- the referee never hangs and leaves nothing behind ---------------------------------------
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
+def test_no_engine_outlives_its_referee(how: signal.Signals, tmp_path: Path) -> None:
+    referee = subprocess.Popen(
+        [sys.executable, "-m", "cribcli", "match", "easy", broken("sleep"), "--move-time", "100"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 20
+    while not leftovers() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert leftovers(), "the engine never started"
+    time.sleep(1)  # at its fifth decision, asleep
+    referee.send_signal(how)
+    referee.wait(10)
+    # the fixture checks that the engine is gone
+
+
+def test_a_match_over_two_processes_leaves_no_engine(cribbage: Run, tmp_path: Path) -> None:
+    _, report = match_logs(
+        cribbage, tmp_path, BOT, "easy", "--games", "4", "--jobs", "2", "--short"
+    )
+    assert report["games"] == 4 and report["forfeits"] == [0, 0]
+
+
+def test_match_game_gives_the_engine_the_game_in_order() -> None:
+    summary = match_game(Setup(("easy", BOT), "x", target=61), 0)
+    assert summary.names[1] == "Simple bot" and summary.forfeit is None
+    engines.stop_all()
+
+
+# --- at the table --------------------------------------------------------------------------
+
+
+def play_against(opponent: str, home: Path, *more: str) -> tuple[list[dict[str, Any]], int]:
+    """A whole ``play --json --opponent`` game, the person throwing their first cards and
+    laying their first playable card: every event, and the exit status."""
+    events = []
+    with (
+        subprocess.Popen(
+            [sys.executable, "-m", "cribcli", "play", "--json", "--opponent", opponent, *more],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env={**os.environ, "CRIBBAGE_HOME": str(home)},
+        ) as game,
+        time_limit(60),
+    ):
+        assert game.stdin is not None and game.stdout is not None
+        for line in game.stdout:
+            event = json.loads(line)
+            events.append(event)
+            if event["event"] == "prompt":
+                if event["waiting_for"] == "discard":
+                    answer = " ".join(event["hand"][: event["throw"]])
+                else:
+                    answer = event["playable"][0]
+                game.stdin.write(answer + "\n")
+                game.stdin.flush()
+        game.stdin.close()
+        return events, game.wait()
+
+
+def test_play_seats_an_engine_at_the_table(tmp_path: Path) -> None:
+    events, status = play_against(BOT, tmp_path, "--seed", "3", "--short")
+    assert status == 0
+    assert events[-1]["event"] == "saved"
+    [over] = [event for event in events if event["event"] == "game_over"]
+    log = replay(loads(Path(events[-1]["path"]).read_text()))
+    assert log.finished and log.log.info.seats[1].name == "Simple bot"
+    assert log.log.result is not None and log.log.result.winner == over["winner"]
+
+
+def test_a_broken_engine_at_the_table_forfeits_to_you(tmp_path: Path) -> None:
+    events, status = play_against(broken("junk"), tmp_path, "--seed", "3")
+    assert status == 0
+    [over] = [event for event in events if event["event"] == "game_over"]
+    assert over["winner"] == 0 and over["forfeit"] == 1 and "not JSON" in over["reason"]
+
+
+def test_a_game_against_an_engine_is_carried_on_only_with_one(
+    cribbage: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started = cribbage("play", "--opponent", BOT, "--seed", "3", stdin="quit\n")
+    assert started.status == 0, started.err
+    assert f"--opponent '{BOT}' carries on" in started.out.replace(PYTHON, sys.executable)
+    again = cribbage("play", stdin="quit\n")
+    assert again.status == 2
+    assert (
+        "the saved game is against the engine Simple bot: carry it on with --opponent" in again.err
+    )
+    resumed = cribbage("play", "--opponent", BOT, stdin="quit\n")
+    assert resumed.status == 0 and "Carrying on your game" in resumed.out
+    missing = cribbage("play", "--opponent", "engine:no-such-bot-here", stdin="quit\n")
+    assert missing.status == 1
+    assert missing.err.strip() == (
+        "cribbage: the engine `no-such-bot-here` cannot play: it could not be started "
+        "(No such file or directory)"
+    )
