@@ -110,6 +110,8 @@ class Engine:
         except OSError as error:
             self._fail(f"it could not be started ({error.strerror or error})")
         _running.add(self)
+        assert self._process.stdin is not None
+        os.set_blocking(self._process.stdin.fileno(), False)
         self.name, self.author = self._exchange(
             hello(), read_hello, max(START_TIME, self.move_time), "hello"
         )
@@ -120,14 +122,25 @@ class Engine:
         return not self.failed and self._process is not None and self._process.poll() is None
 
     def send(self, message: dict[str, object]) -> None:
-        """Tell it something that needs no answer. Raises PlayerFailed."""
+        """Tell it something, waiting at most the move time for it to take the line in
+        (an engine that stops reading cannot hold the referee). Raises PlayerFailed."""
         process = self._running()
         assert process.stdin is not None
-        try:
-            process.stdin.write(encode(message))
-            process.stdin.flush()
-        except OSError:
-            self._fail(self._stopped("while being told the game"))
+        data = encode(message)
+        deadline = time.monotonic() + self.move_time
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stdin, selectors.EVENT_WRITE)
+            while data:
+                try:
+                    data = data[os.write(process.stdin.fileno(), data) :]
+                    continue
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    self._fail(self._stopped("while being told the game"))
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    self._fail(f"it took in nothing for {self.move_time:g} s")
 
     def ask(self, seen: View) -> Discard | Play:
         """Its answer to a decision, checked. Raises PlayerFailed."""
@@ -141,9 +154,10 @@ class Engine:
         process = self._process
         if process is None:
             return
+        assert process.stdin is not None
         with contextlib.suppress(OSError):
-            assert process.stdin is not None
-            process.stdin.write(encode(quit_message()))
+            os.write(process.stdin.fileno(), encode(quit_message()))  # if it has room
+        with contextlib.suppress(OSError):
             process.stdin.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(STOP_TIME)
@@ -277,10 +291,24 @@ def stop_all() -> None:
 atexit.register(stop_all)
 
 
+def _linux_prctl() -> Callable[[int, int], int] | None:
+    """prctl(2), looked up before any child is forked (a child between fork and exec
+    should only call what is loaded already)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        prctl: Callable[[int, int], int] = ctypes.CDLL(None).prctl
+    except (OSError, AttributeError):
+        return None
+    return prctl
+
+
+_prctl = _linux_prctl()
+
+
 def _dies_with_parent() -> None:  # pragma: no cover - runs in the child, before exec
     """In the engine's process: end it if the program that started it dies (Linux)."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if _prctl is not None:
+        _prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG

@@ -17,12 +17,10 @@ from cribcli.cards import Card, parse_cards
 from cribcli.engine import Discard, Phase, Play, Rules, View
 from cribcli.errors import CribbageError
 from cribcli.events import CribFromDeck, Dealt, Discarded, Event, event_json
-from cribcli.record import GameInfo
+from cribcli.record import NAME_LIMIT, GameInfo
 
 PROTOCOL = 1
 """The version of the protocol this code speaks."""
-NAME_LIMIT = 40
-"""The longest name or author an engine may give (longer is cut)."""
 
 
 class ProtocolError(CribbageError):
@@ -172,8 +170,8 @@ def read_hello(line: str) -> tuple[str, str]:
     if version != PROTOCOL or isinstance(version, bool):
         raise ProtocolError(f"speaks protocol {quoted(str(version))}, not {PROTOCOL}")
     name, author = data.get("name"), data.get("author", "")
-    if not isinstance(name, str) or not name.strip() or not isinstance(author, str):
-        raise ProtocolError("a hello gives a `name` (and an `author`) as text")
+    if not isinstance(name, str) or not isinstance(author, str) or not _short(name):
+        raise ProtocolError("a hello gives a `name` (and an `author`) as printable text")
     return _short(name), _short(author)
 
 
@@ -240,8 +238,9 @@ def _cards(cards: Iterable[Card]) -> list[str]:
 
 
 def _short(text: str) -> str:
-    safe = "".join(ch for ch in text if ch.isprintable()).strip()
-    return safe[:NAME_LIMIT]
+    """A name or author an engine gave: its printable characters, cut to a seat name's
+    length."""
+    return "".join(ch for ch in text if ch.isprintable()).strip()[:NAME_LIMIT].strip()
 
 
 def serve(level: str, seed: int | str, lines: Iterable[str], write: Callable[[str], None]) -> None:

@@ -27,7 +27,8 @@ from cribcli.cards import Card
 from cribcli.engine import Forfeit, Phase, Play, Rules, View, apply, new_game
 from cribcli.match import Setup, match_game
 from cribcli.players import Level, computer
-from cribcli.protocol import ProtocolError, decision, read_answer, serve, view_from
+from cribcli.players.base import PlayerFailed
+from cribcli.protocol import ProtocolError, decision, read_answer, read_hello, serve, view_from
 from cribcli.record import GameInfo, LogError, Seat, loads, replay
 from cribcli.record import Result as GameResult
 
@@ -427,3 +428,57 @@ def test_a_game_against_an_engine_is_carried_on_only_with_one(
         "cribbage: the engine `no-such-bot-here` cannot play: it could not be started "
         "(No such file or directory)"
     )
+
+
+def test_the_in_process_example_plays_a_game_that_replays() -> None:
+    example = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "in_process.py"), "5", "--log"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    checked = replay(loads(example.stdout))
+    assert checked.finished and checked.log.info.seats[1].name == "Greedy"
+
+
+@pytest.mark.parametrize(
+    ("hello", "name"),
+    [
+        ('{"type": "hello", "name": "Bot\\u001b[2J", "protocol": 1}', "Bot[2J"),
+        ('{"type": "hello", "name": "' + "x" * 60 + '", "protocol": 1}', "x" * 40),
+    ],
+)
+def test_an_engine_is_named_in_a_log_only_by_what_a_log_can_hold(hello: str, name: str) -> None:
+    assert read_hello(hello) == (name, "")
+
+
+@pytest.mark.parametrize(
+    "hello",
+    [
+        '{"type": "hello", "name": "\\u001b\\u0007", "protocol": 1}',
+        '{"type": "hello", "name": "Bot", "protocol": 2}',
+        '{"type": "hello", "protocol": 1}',
+        '{"type": "ready"}',
+    ],
+)
+def test_a_hello_that_cannot_be_used_is_refused(hello: str) -> None:
+    with pytest.raises(ProtocolError):
+        read_hello(hello)
+
+
+def test_an_engine_that_stops_reading_cannot_hold_the_referee() -> None:
+    """Told more than a pipe holds, an engine that reads nothing fails within the move
+    time: the referee never blocks on a write."""
+    hello = '{"type": "hello", "name": "Deaf", "protocol": 1}'
+    script = f"import sys, time; input(); print({hello!r}, flush=True); time.sleep(60)"
+    command = engines.EngineCommand.parse(f"engine:{PYTHON} -c {shlex.quote(script)}")
+    assert command is not None
+    engine = engines.Engine(command, 0.3)
+    engine.start()
+    assert engine.name == "Deaf"
+    start = time.monotonic()
+    with pytest.raises(PlayerFailed, match=r"it took in nothing for 0.3 s"):
+        for _ in range(1000):
+            engine.send({"type": "event", "padding": "x" * 10_000})
+    assert time.monotonic() - start < 5
+    assert not engine.alive
