@@ -1,15 +1,12 @@
-"""An engine that plays like the example bot until its fifth decision, then breaks the
-protocol as told: ``illegal``, ``sleep``, ``junk``, ``exit``, ``long``, ``mute`` (never
-says hello), ``children`` (starts a process that would outlive it, then sleeps)."""
+"""An engine that plays legally (its first cards, its first playable card) until its
+fifth decision, then breaks the protocol as told: ``illegal``, ``sleep``, ``junk``,
+``exit``, ``long``, ``mute`` (never says hello), ``children`` (starts a process that
+would outlive it, then sleeps)."""
 
 import json
 import subprocess
 import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
-import simple_bot  # type: ignore[import-not-found]
 
 mode = sys.argv[1]
 decisions = 0
@@ -40,7 +37,10 @@ for line in sys.stdin:
                 time.sleep(60)
             sys.stdout.flush()
             continue
-        answer = simple_bot.discard(message) if kind == "discard" else simple_bot.play(message)
+        if kind == "discard":
+            answer: object = {"cards": message["hand"][: message["throw"]]}
+        else:
+            answer = {"card": message["playable"][0]}
         print(json.dumps(answer), flush=True)
     elif kind == "quit":
         break
