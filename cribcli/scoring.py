@@ -165,19 +165,10 @@ def score_show(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Sh
     """
     check_show(hand, starter)
     cards = sorted([*hand, starter])
-    items: list[ShowItem] = []
-    for size in range(2, 6):
-        for combo in combinations(cards, size):
-            if sum(card.value for card in combo) == 15:
-                items.append(ShowItem(ShowKind.FIFTEEN, combo, 2))
-    for first, second in combinations(cards, 2):
-        if first.rank == second.rank:
-            items.append(ShowItem(ShowKind.PAIR, (first, second), 2))
-    for size in (5, 4, 3):
-        runs = [combo for combo in combinations(cards, size) if _is_run(combo)]
-        if runs:
-            items.extend(ShowItem(ShowKind.RUN, combo, size) for combo in runs)
-            break
+    items = [
+        ShowItem(kind, tuple(cards[i] for i in where), points)
+        for kind, where, points in _rank_items(tuple(card.rank for card in cards))
+    ]
     suits = {card.suit for card in hand}
     if len(suits) == 1:
         if starter.suit in suits:
@@ -195,6 +186,33 @@ def score_show(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Sh
 def _is_run(cards: Sequence[Card]) -> bool:
     ranks = sorted(card.rank for card in cards)
     return all(b - a == 1 for a, b in pairwise(ranks))
+
+
+@cache
+def _rank_items(ranks: tuple[int, ...]) -> tuple[tuple[ShowKind, tuple[int, ...], int], ...]:
+    """The fifteens, pairs and runs of five cards sorted by rank, as the positions of the
+    cards that make each: the ranks alone decide them (the suits only the flush and
+    nobs), and there are 6,188 rank multisets, so each is worked out once."""
+    items: list[tuple[ShowKind, tuple[int, ...], int]] = []
+    values = [min(rank, 10) for rank in ranks]
+    places = range(len(ranks))
+    for size in range(2, 6):
+        for where in combinations(places, size):
+            if sum(values[i] for i in where) == 15:
+                items.append((ShowKind.FIFTEEN, where, 2))
+    for first, second in combinations(places, 2):
+        if ranks[first] == ranks[second]:
+            items.append((ShowKind.PAIR, (first, second), 2))
+    for size in (5, 4, 3):
+        runs = [
+            where
+            for where in combinations(places, size)
+            if all(ranks[b] - ranks[a] == 1 for a, b in pairwise(where))
+        ]
+        if runs:
+            items.extend((ShowKind.RUN, where, size) for where in runs)
+            break
+    return tuple(items)
 
 
 # --- the fast count -------------------------------------------------------------------
@@ -235,11 +253,13 @@ def rank_points(ranks: Sequence[int]) -> int:
 
 @cache
 def rank_table() -> dict[int, int]:
-    """Fifteens, pairs and runs for every multiset of five ranks, keyed by :func:`rank_key`."""
-    return {
-        rank_key(ranks): rank_points(ranks)
-        for ranks in combinations_with_replacement(range(1, 14), 5)
-    }
+    """Fifteens, pairs and runs for every multiset of five ranks, keyed by :func:`rank_key`:
+    :func:`rank_points` of each, counted once by ``tools/rank_points.py`` (a test counts
+    them again)."""
+    from cribcli.rank_points import POINTS
+
+    multisets = combinations_with_replacement(range(1, 14), 5)
+    return dict(zip((rank_key(ranks) for ranks in multisets), POINTS, strict=True))
 
 
 _CARD_KEY = {card: rank_key([card.rank]) for card in deck()}

@@ -82,3 +82,8 @@ def test_the_deal_counts_are_what_the_tool_plays() -> None:
     level, seed = made_by[made_by.index("--level") + 1], made_by[made_by.index("--seed") + 1]
     first = next(iter(shipped["blocks"]))
     assert deal_odds.block_counts(level, seed, 0) == shipped["blocks"][first]
+
+
+def test_the_rank_points_module_is_what_its_tool_writes() -> None:
+    shipped = (TOOLS.parent / "cribcli" / "rank_points.py").read_text()
+    assert shipped == tool("rank_points").module_text()
