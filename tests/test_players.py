@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cribcli.cards import Card, deck
+from cribcli.cards import Card, deck, parse_cards
 from cribcli.engine import Discard, Phase, Play, Rules, State, apply, legal_actions, new_game, view
 from cribcli.events import GameOver, Pegged, Played, Shown
-from cribcli.players import Level, computer, odds, table
+from cribcli.players import Level, computer, hard, odds, table
 from cribcli.players.pegging import after_play, outcome, points, win_chance
 from cribcli.record import GameInfo, Seat
 from cribcli.session import next_action, run_game
@@ -219,6 +219,44 @@ def test_hard_takes_a_sure_winning_point() -> None:
     state, _ = apply(state, Play(0, Card.parse("5C")))
     card = computer("hard", 1, 1).play(view(state, 1))
     assert card == Card.parse("KH")
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_hard_takes_three_of_a_kind_near_the_end(seed: int) -> None:
+    """The position from issue 17: hard is pone, 89-79; the count is 14 on its 7H and the
+    dealer's 7S, and it holds 5H 8D 7D. Laying the 7 scores 6. Over hard's 60 sampled
+    hands the 5's chance of winning came out 0.891 and the 7's 0.872 (seed 2), and the
+    5 was laid; a difference that small is the sampling's wobble, and the points decide.
+    (The cards it cannot see are made up: the dealer's, the crib and the starter.)"""
+    hands = (
+        tuple(parse_cards("7H 5H 8D 7D")),
+        tuple(parse_cards("7S QS 6D 9S")),
+    )
+    thrown = (tuple(parse_cards("2C 9H")), tuple(parse_cards("AS 3H")))
+    state = replace(
+        start_of_play(hands, dealer=1),
+        scores=(89, 77),
+        discards=thrown,
+        crib=thrown[0] + thrown[1],
+        starter=Card.parse("8C"),
+    )
+    state, _ = apply(state, Play(0, Card.parse("7H")))
+    state, _ = apply(state, Play(1, Card.parse("7S")))  # a pair: 79
+    assert state.scores == (89, 79) and state.count == 14
+    assert computer("hard", seed, 0).play(view(state, 0)) == Card.parse("7D")
+
+
+def test_near_the_end_points_decide_unless_the_chance_is_really_higher() -> None:
+    weights = [1.0] * 60
+    scoring, other = 7, 5
+    noisy = {scoring: [0.9, 0.8] * 30, other: [0.95, 0.77] * 30}  # +0.01, wobbling 0.03
+    assert hard.surer(scoring, noisy, weights) == scoring
+    sure = {scoring: [1.0] * 54 + [0.0] * 6, other: [1.0] * 60}  # never lower, +0.1
+    assert hard.surer(scoring, sure, weights) == other
+    clear = {scoring: [0.5] * 60, other: [0.9, 0.5] * 30}  # +0.2, far past its wobble
+    assert hard.surer(scoring, clear, weights) == other
+    tiny = {scoring: [0.5] * 60, other: [0.501] * 60}  # never lower, but within CLOSE
+    assert hard.surer(scoring, tiny, weights) == scoring
 
 
 def test_normal_discards_the_best_net() -> None:

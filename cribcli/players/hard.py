@@ -20,6 +20,7 @@ players it pegs like the normal computer.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
@@ -111,10 +112,11 @@ class HardPlayer(NormalPlayer):
             return super().play(view)
         samples = tally(draws)
         ranks = sorted({card.rank for card in options})
-        if min(mine, theirs) <= ENDGAME:
-            ranks = self._likeliest_wins(view, tally(draws[:WIN_DEALS]), ranks)
         totals = _lay_totals(view, samples, ranks)
         best_rank = max(ranks, key=lambda rank: (totals[rank], -rank))
+        if min(mine, theirs) <= ENDGAME:
+            weights, chances = self._win_chances(view, tally(draws[:WIN_DEALS]), ranks)
+            best_rank = surer(best_rank, chances, weights)
         return next(card for card in options if card.rank == best_rank)
 
     def lay_values(self, view: View, win_deals: int = WIN_DEALS) -> dict[Card, LayWorth]:
@@ -134,41 +136,33 @@ class HardPlayer(NormalPlayer):
         weight = sum(samples.values())
         chances: dict[int, float] = {}
         if min(needs(view)) <= ENDGAME:
-            near = tally(draws[:win_deals])
-            wins = self._win_totals(view, near, ranks)
-            chances = {rank: total / sum(near.values()) for rank, total in wins.items()}
+            weights, each = self._win_chances(view, tally(draws[:win_deals]), ranks)
+            chances = {rank: _mean(each[rank], weights) for rank in ranks}
         return {
             card: LayWorth(totals[card.rank] / weight, chances.get(card.rank)) for card in options
         }
 
-    def _likeliest_wins(
-        self,
-        view: View,
-        samples: Counter[Sample],
-        ranks: list[int],
-    ) -> list[int]:
-        """The ranks that win the game most often, playing to win against each sample."""
-        chances = self._win_totals(view, samples, ranks)
-        best = max(chances.values())
-        margin = CLOSE * sum(samples.values())
-        return [rank for rank in ranks if chances[rank] >= best - margin]
-
-    def _win_totals(
+    def _win_chances(
         self, view: View, samples: Counter[Sample], ranks: list[int]
-    ) -> dict[int, float]:
-        """Each rank's wins over the samples, playing to win, weighted (the sum)."""
+    ) -> tuple[list[float], dict[int, list[float]]]:
+        """The samples' weights, and each rank's chance of winning against each sample,
+        both sides playing to win."""
         held = tuple(sorted(card.rank for card in view.hand))
         pile = pile_ranks(view)
         other_out = (1 - view.seat) in view.passed
         score_needs = needs(view)
-        chances = dict.fromkeys(ranks, 0.0)
+        weights: list[float] = []
+        chances: dict[int, list[float]] = {rank: [] for rank in ranks}
         for (their_held, their_thrown), weight in samples.items():
+            weights.append(weight)
             shows = shows_after_play(view, their_held, their_thrown)
             for rank in ranks:
-                chances[rank] += weight * lay_chance(
-                    rank, held, their_held, pile, view.count, other_out, score_needs, shows
+                chances[rank].append(
+                    lay_chance(
+                        rank, held, their_held, pile, view.count, other_out, score_needs, shows
+                    )
                 )
-        return chances
+        return weights, chances
 
     def _sample_hands(self, view: View) -> list[tuple[Sample, int]]:
         """:data:`PLAY_DEALS` hands the other player could hold and what it threw, as
@@ -246,6 +240,40 @@ def _lay_totals(view: View, samples: Counter[Sample], ranks: list[int]) -> Count
         for rank in ranks:
             totals[rank] += weight * after_play(rank, held, their_held, pile, view.count, other_out)
     return totals
+
+
+SURE = 2.0
+"""Near the end, a card is laid for its chance of winning over the card worth most points
+only when its chance is really higher: by more than :data:`CLOSE`, and by more than this
+many standard errors or in no sampled hand lower. Over 60 sampled hands, a difference
+within the sampling's own wobble would throw points away on noise."""
+
+
+def surer(by_points: int, chances: dict[int, list[float]], weights: list[float]) -> int:
+    """The rank to lay near the end: the one worth most points (``by_points``), unless
+    another's chance of winning, sample by sample against the same hands, is really
+    higher (see :data:`SURE`); then the likeliest to win of those."""
+    gains = {}
+    for rank, theirs in chances.items():
+        differences = [a - b for a, b in zip(theirs, chances[by_points], strict=True)]
+        gain = _mean(differences, weights)
+        real = gain > SURE * _error(differences, weights) or min(differences) >= 0
+        if rank != by_points and gain > CLOSE and real:
+            gains[rank] = gain
+    return max(gains, key=lambda rank: (gains[rank], -rank)) if gains else by_points
+
+
+def _mean(values: list[float], weights: list[float]) -> float:
+    return sum(w * v for w, v in zip(weights, values, strict=True)) / sum(weights)
+
+
+def _error(values: list[float], weights: list[float]) -> float:
+    """The standard error of the weighted mean of ``values`` (as many samples as the
+    weights are worth: Kish's effective size)."""
+    mean = _mean(values, weights)
+    spread = _mean([(v - mean) ** 2 for v in values], weights)
+    effective = sum(weights) ** 2 / sum(w * w for w in weights)
+    return math.sqrt(spread / max(effective - 1, 1))
 
 
 def tally(draws: Iterable[tuple[Sample, int]]) -> Counter[Sample]:
