@@ -768,7 +768,7 @@ def _keep_review(path: Path, data_dir: str | None, text: str, judged: Review) ->
 
 def _game_title(info: GameInfo) -> str:
     """``You v Computer (normal), to 121, seed 7``."""
-    from cribcli.ui.render import printable
+    from cribcli.errors import printable
 
     seats = " v ".join(
         seat.name + (f" ({seat.level})" if seat.level else "") for seat in info.seats
@@ -990,14 +990,12 @@ Examples:
 
 def check_player(ctx: click.Context, param: click.Parameter, value: str) -> str:
     """A match's player: a level's name, or ``engine:CMD``."""
-    from cribcli.engines import EngineCommand
+    from cribcli.match import check_player
 
     try:
-        if EngineCommand.parse(value) is not None or value in set(Level):
-            return value
+        return check_player(value)
     except CribbageError as error:
         raise click.BadParameter(str(error)) from None
-    raise click.BadParameter(f"`{value}` is not a level ({', '.join(Level)}) nor engine:CMD")
 
 
 def complete_player(
@@ -1018,7 +1016,9 @@ def complete_player(
     "--games", type=click.IntRange(min=1), default=100, show_default=True, help="How many games."
 )
 @click.option(
-    "--seed", default="1", show_default=True, callback=check_seed, help="The match's seed."
+    "--seed",
+    callback=check_seed,
+    help="The match's seed (1 between levels; with an engine, a random one, reported).",
 )
 @click.option(
     "--jobs",
@@ -1038,7 +1038,7 @@ def match(
     first: str,
     second: str,
     games: int,
-    seed: int | str,
+    seed: int | str | None,
     jobs: int,
     short: bool,
     duplicate: bool,
@@ -1064,7 +1064,7 @@ def match(
 
     if duplicate and games % 2:
         raise click.BadParameter("in duplicate each deal is played twice: give an even number")
-    setup = Setup((first, second), seed, target_of(short), duplicate, move_time)
+    setup = Setup.of((first, second), seed, target_of(short), duplicate, move_time)
     bar = None
     if sys.stderr.isatty() and not as_json:
         bar = click.progressbar(length=games, label="Playing", file=sys.stderr)
@@ -1128,7 +1128,7 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         hint = ""
         if isinstance(error, click.UsageError) and error.ctx is not None:
             hint = f" (see '{error.ctx.command_path} --help')"
-        from cribcli.ui.render import printable
+        from cribcli.errors import printable
 
         message = printable(error.format_message().rstrip("."))
         click.echo(f"cribbage: {message}{hint}", err=True)

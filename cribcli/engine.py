@@ -167,10 +167,10 @@ class Claim:
 
 @dataclass(frozen=True, slots=True)
 class Forfeit:
-    """A seat gives the game up: a program at the table that broke the rules, answered
-    nothing that could be read, stopped, or ran out of time. The game ends at once, won
-    by the side with the most points of the others (with three, the first of them after
-    the seat on a tie)."""
+    """A seat gives the game up when the game waits for its decision (a discard or a card
+    to lay): a program at the table that broke the rules, answered nothing that could be
+    read, stopped, or ran out of time. The game ends at once, won by the side with the
+    most points of the others (with three, the first of them after the seat on a tie)."""
 
     seat: int
     reason: str
@@ -361,6 +361,8 @@ def check(state: State, action: Action) -> None:
     if not 0 <= action.seat < state.rules.players:
         raise IllegalAction(f"there is no seat {action.seat}")
     if isinstance(action, Forfeit):
+        if state.phase not in (Phase.DISCARD, Phase.PLAY) or action.seat not in seats_to_act(state):
+            raise IllegalAction("a seat forfeits only when the game waits for its decision")
         return
     hand = state.hands[action.seat]
     if isinstance(action, Claim):

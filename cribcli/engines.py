@@ -12,14 +12,12 @@ in the log. What it writes on standard error is not read.
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import os
 import selectors
 import shlex
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,7 +26,7 @@ from typing import NoReturn, TypeVar
 from cribcli.cards import Card
 from cribcli.engine import Discard, Play, View
 from cribcli.errors import CribbageError
-from cribcli.events import Event
+from cribcli.events import Event, GameOver
 from cribcli.players.base import PlayerFailed
 from cribcli.protocol import (
     ProtocolError,
@@ -43,6 +41,7 @@ from cribcli.protocol import (
     told,
 )
 from cribcli.record import COMMAND_LIMIT, REASON_LIMIT, GameInfo, Seat
+from cribcli.workers import at_exit, dies_with_parent
 
 PREFIX = "engine:"
 """How a seat is given as an engine on the command line: ``engine:python3 mybot.py``."""
@@ -110,46 +109,32 @@ class Engine:
         except OSError as error:
             self._fail(f"it could not be started ({error.strerror or error})")
         _running.add(self)
+        _stopped_at_exit()
         assert self._process.stdin is not None
         os.set_blocking(self._process.stdin.fileno(), False)
-        self.name, self.author = self._exchange(
-            hello(), read_hello, max(START_TIME, self.move_time), "hello"
-        )
+        limit = max(START_TIME, self.move_time)
+        self.name, self.author = self._exchange([hello()], read_hello, limit, "hello")
 
     @property
     def alive(self) -> bool:
         """Whether it runs and has not failed."""
         return not self.failed and self._process is not None and self._process.poll() is None
 
-    def send(self, message: dict[str, object]) -> None:
-        """Tell it something, waiting at most the move time for it to take the line in
-        (an engine that stops reading cannot hold the referee). Raises PlayerFailed."""
-        process = self._running()
-        assert process.stdin is not None
-        data = encode(message)
-        deadline = time.monotonic() + self.move_time
-        with selectors.DefaultSelector() as selector:
-            selector.register(process.stdin, selectors.EVENT_WRITE)
-            while data:
-                try:
-                    data = data[os.write(process.stdin.fileno(), data) :]
-                    continue
-                except BlockingIOError:
-                    pass
-                except OSError:
-                    self._fail(self._stopped("while being told the game"))
-                left = deadline - time.monotonic()
-                if left <= 0 or not selector.select(left):
-                    self._fail(f"it took in nothing for {self.move_time:g} s")
+    def tell(self, messages: Sequence[dict[str, object]]) -> None:
+        """Tell it things that need no answer, within the move time. Raises PlayerFailed."""
+        self._send(messages, time.monotonic() + self.move_time, self.move_time)
 
-    def ask(self, seen: View) -> Discard | Play:
-        """Its answer to a decision, checked. Raises PlayerFailed."""
-        return self._exchange(
-            decision(seen), lambda line: read_answer(line, seen), self.move_time, "answer"
-        )
+    def ask(self, seen: View, before: Sequence[dict[str, object]] = ()) -> Discard | Play:
+        """Its answer to a decision, checked; ``before``, the events since its last
+        answer, are sent first, all within the one move time. Raises PlayerFailed."""
+
+        def read(line: str) -> Discard | Play:
+            return read_answer(line, seen)
+
+        return self._exchange([*before, decision(seen)], read, self.move_time, "answer")
 
     def stop(self) -> None:
-        """Ask it to quit, then end its process group if it has not; wait for it."""
+        """Ask it to quit, then end its process group (whatever it started too); wait."""
         _running.discard(self)
         process = self._process
         if process is None:
@@ -161,51 +146,79 @@ class Engine:
             process.stdin.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(STOP_TIME)
-        for number in (signal.SIGTERM, signal.SIGKILL):
-            with contextlib.suppress(OSError):
-                os.killpg(process.pid, number)  # its children too
-            try:
-                process.wait(STOP_TIME)
-                break
-            except subprocess.TimeoutExpired:
-                continue
+        _end_group(process)
         if process.stdout is not None:
             process.stdout.close()
         self._process = None
 
     def _exchange(
-        self, message: dict[str, object], read: Callable[[str], T], limit: float, what: str
+        self,
+        messages: Sequence[dict[str, object]],
+        read: Callable[[str], T],
+        limit: float,
+        what: str,
     ) -> T:
-        self.send(message)
-        line = self._line(limit, what)
+        """Send ``messages``, the last a question, and read its answer, all within
+        ``limit`` seconds. An answer written before the question was asked breaks the
+        protocol (it would be taken for the answer to the next)."""
+        deadline = time.monotonic() + limit
+        if self._buffer.strip() or self._readable(0):
+            self._fail("it wrote a line nobody asked for")
+        self._send(messages, deadline, limit)
+        line = self._line(deadline, limit, what)
         try:
             return read(line)
         except ProtocolError as error:
             self._fail(str(error))
 
-    def _line(self, limit: float, what: str) -> str:
-        """The next line it writes (blank lines skipped), within ``limit`` seconds."""
+    def _send(self, messages: Sequence[dict[str, object]], deadline: float, limit: float) -> None:
+        """Write ``messages``, waiting until ``deadline`` at most for it to take them in
+        (an engine that stops reading cannot hold the referee)."""
         process = self._running()
-        assert process.stdout is not None
-        deadline = time.monotonic() + limit
+        assert process.stdin is not None
+        data = b"".join(encode(message) for message in messages)
         with selectors.DefaultSelector() as selector:
-            selector.register(process.stdout, selectors.EVENT_READ)
-            while True:
-                line, newline, rest = self._buffer.partition(b"\n")
-                if newline:
-                    self._buffer = rest
-                    if line.strip():
-                        return line.decode("utf-8", "replace")
+            selector.register(process.stdin, selectors.EVENT_WRITE)
+            while data:
+                try:
+                    data = data[os.write(process.stdin.fileno(), data) :]
                     continue
-                if len(self._buffer) > LINE_LIMIT:
-                    self._fail(f"it wrote a line longer than {LINE_LIMIT // 1024} KiB")
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    self._fail(self._stopped("while being told the game", "input"))
                 left = deadline - time.monotonic()
                 if left <= 0 or not selector.select(left):
-                    self._fail(f"no {what} within {limit:g} s")
-                chunk = os.read(process.stdout.fileno(), LINE_LIMIT)
-                if not chunk:
-                    self._fail(self._stopped(f"before its {what}"))
-                self._buffer += chunk
+                    self._fail(f"it took in nothing for {limit:g} s")
+
+    def _readable(self, timeout: float) -> bool:
+        """Whether it has written something not yet read, waiting ``timeout`` at most."""
+        process = self._running()
+        assert process.stdout is not None
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stdout, selectors.EVENT_READ)
+            return bool(selector.select(timeout))
+
+    def _line(self, deadline: float, limit: float, what: str) -> str:
+        """The next line it writes (blank lines skipped), by ``deadline``."""
+        process = self._running()
+        assert process.stdout is not None
+        while True:
+            line, newline, rest = self._buffer.partition(b"\n")
+            if newline:
+                self._buffer = rest
+                if line.strip():
+                    return line.decode("utf-8", "replace")
+                continue
+            if len(self._buffer) > LINE_LIMIT:
+                self._fail(f"it wrote a line longer than {LINE_LIMIT // 1024} KiB")
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._readable(left):
+                self._fail(f"no {what} within {limit:g} s")
+            chunk = os.read(process.stdout.fileno(), LINE_LIMIT)
+            if not chunk:
+                self._fail(self._stopped(f"before its {what}", "output"))
+            self._buffer += chunk
 
     def _running(self) -> subprocess.Popen[bytes]:
         if self.failed:
@@ -214,13 +227,14 @@ class Engine:
             self._fail("it is not running")
         return self._process
 
-    def _stopped(self, when: str) -> str:
-        """``it stopped (exit status 3) before an answer``."""
+    def _stopped(self, when: str, closed: str) -> str:
+        """``it stopped (exit status 3) before its answer``, or, if it runs on, that it
+        closed its ``closed`` (``input`` or ``output``)."""
         assert self._process is not None
         try:
             status = self._process.wait(STOP_TIME)
         except subprocess.TimeoutExpired:
-            return f"it closed its output {when}"
+            return f"it closed its {closed} {when}"
         how = f"signal {-status}" if status < 0 else f"exit status {status}"
         return f"it stopped ({how}) {when}"
 
@@ -232,28 +246,35 @@ class Engine:
 
 
 class EnginePlayer:
-    """An engine in a seat for one game: asked for its decisions, told the events."""
+    """An engine in a seat for one game: asked for its decisions, told the events (those
+    since its last decision go with the next, within its move time; the end of the game
+    at once)."""
 
     def __init__(self, engine: Engine, info: GameInfo, seat: int) -> None:
         self.engine = engine
         self.seat = seat
-        with contextlib.suppress(PlayerFailed):  # told at its first decision
-            engine.send(new_game(info, seat))
+        self.pending: list[dict[str, object]] = [new_game(info, seat)]
 
     def discard(self, view: View) -> tuple[Card, ...]:
-        answer = self.engine.ask(view)
+        answer = self._ask(view)
         assert isinstance(answer, Discard)
         return answer.cards
 
     def play(self, view: View) -> Card:
-        answer = self.engine.ask(view)
+        answer = self._ask(view)
         assert isinstance(answer, Play)
         return answer.card
 
     def hear(self, events: Sequence[Event]) -> None:
-        with contextlib.suppress(PlayerFailed):  # a failure is told at its next decision
-            for event in events:
-                self.engine.send(told(event, self.seat))
+        self.pending.extend(told(event, self.seat) for event in events)
+        if any(isinstance(event, GameOver) for event in events):
+            with contextlib.suppress(PlayerFailed):  # the game is over: nothing to lose
+                self.engine.tell(self.pending)
+            self.pending = []
+
+    def _ask(self, view: View) -> Discard | Play:
+        before, self.pending = self.pending, []
+        return self.engine.ask(view, before)
 
 
 def seat_of(engine: Engine) -> Seat:
@@ -288,27 +309,36 @@ def stop_all() -> None:
         engine.stop()
 
 
-atexit.register(stop_all)
+_watched = 0
+"""The process in which :func:`stop_all` is set to run at exit (a worker is another)."""
 
 
-def _linux_prctl() -> Callable[[int, int], int] | None:
-    """prctl(2), looked up before any child is forked (a child between fork and exec
-    should only call what is loaded already)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    import ctypes
-
-    try:
-        prctl: Callable[[int, int], int] = ctypes.CDLL(None).prctl
-    except (OSError, AttributeError):
-        return None
-    return prctl
+def _stopped_at_exit() -> None:
+    global _watched
+    if _watched != os.getpid():
+        _watched = os.getpid()
+        at_exit(stop_all)
 
 
-_prctl = _linux_prctl()
+def _end_group(process: subprocess.Popen[bytes]) -> None:
+    """End the engine's process group (it, and whatever it started and left there):
+    SIGTERM, a moment, then SIGKILL; whether or not the engine itself has exited."""
+    for number in (signal.SIGTERM, signal.SIGKILL):
+        deadline = time.monotonic() + STOP_TIME
+        try:
+            os.killpg(process.pid, number)
+            while time.monotonic() < deadline:
+                process.poll()  # the engine reaped, so that only the living count
+                os.killpg(process.pid, 0)  # raises once the group is empty
+                time.sleep(0.02)
+        except ProcessLookupError:
+            return
+        except OSError:
+            continue
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(STOP_TIME)
 
 
 def _dies_with_parent() -> None:  # pragma: no cover - runs in the child, before exec
-    """In the engine's process: end it if the program that started it dies (Linux)."""
-    if _prctl is not None:
-        _prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    """In the engine's process: killed if the program that started it dies (Linux)."""
+    dies_with_parent(signal.SIGKILL)

@@ -23,6 +23,16 @@ class UsageProblem(CribbageError):
     """The command line asks for something that cannot be done as things stand (exit 2)."""
 
 
+def printable(text: str) -> str:
+    """Text read from a file, a pipe or a program, safe to print: every character that is
+    not printable (escape sequences, newlines, other controls, direction overrides) is
+    written as its escape, ``\\x1b``, ``\\n``, ``\\u202e``, so that nothing read can
+    move the cursor, change the terminal or forge a line."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
 class Exit(IntEnum):
     """The program's exit statuses (the manual's EXIT STATUS)."""
 

@@ -26,7 +26,7 @@ from cribcli.engines import MOVE_TIME, Engine, EngineCommand, EnginePlayer, seat
 from cribcli.errors import CribbageError, UsageProblem
 from cribcli.players import Level, Player, computer
 from cribcli.players.base import PlayerFailed
-from cribcli.record import LOG_LIMIT, GameInfo, Seat, loads
+from cribcli.record import LOG_LIMIT, NAME_LIMIT, GameInfo, Seat, loads
 from cribcli.session import Session
 from cribcli.stats import Lost, Reviews, digest_of, remember
 from cribcli.store import (
@@ -162,6 +162,8 @@ def no_takebacks(info: GameInfo) -> str | None:
         return "no takebacks in the daily game: everyone plays it alike"
     if info.rules.muggins:
         return "no takebacks under muggins"
+    if any(seat.player == "engine" for seat in info.seats):
+        return "no takebacks against an engine: it has seen the moves"
     return None
 
 
@@ -197,6 +199,12 @@ def seated(
             f"the saved game is against the engine {info.seats[engine_seats[0]].name}: "
             "carry it on with --opponent 'engine:CMD', or add --new to abandon it"
         )
+    logged = {info.seats[seat].command for seat in engine_seats}
+    if not new and logged != {opponent.command}:
+        raise UsageProblem(
+            f"the saved game is against the engine `{' '.join(sorted(map(str, logged)))}`, "
+            f"not `{opponent.command}`: carry it on with that one, or add --new"
+        )
     seats = list(info.seats)
     engines = {}
     for seat in engine_seats:
@@ -208,6 +216,9 @@ def seated(
             raise CribbageError(f"the engine `{opponent.command}` cannot play: {failure}") from None
         if new:
             seats[seat] = replace(seat_of(engine), name=engine.name or seats[seat].name)
+    if new and len(engine_seats) > 1:  # the same program in several seats: told apart
+        for seat in engine_seats:
+            seats[seat] = replace(seats[seat], name=f"{seats[seat].name[: NAME_LIMIT - 3]} {seat}")
     info = replace(info, seats=tuple(seats))
     players.update({seat: EnginePlayer(engine, info, seat) for seat, engine in engines.items()})
     return info, players

@@ -11,7 +11,9 @@ hand, crib) for each player as dealer and as pone.
 
 from __future__ import annotations
 
+import hashlib
 import math
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -73,13 +75,49 @@ class Setup:
     move_time: float = MOVE_TIME
 
     def __post_init__(self) -> None:
-        for spec in self.players:  # raises CribbageError for one that is neither
-            if EngineCommand.parse(spec) is None and spec not in set(Level):
-                raise CribbageError(f"no level `{spec}`: choose {', '.join(Level)}, or engine:CMD")
+        for spec in self.players:
+            check_player(spec)
+
+    @classmethod
+    def of(
+        cls,
+        players: tuple[str, str],
+        seed: int | str | None,
+        target: int = FULL_GAME,
+        duplicate: bool = False,
+        move_time: float = MOVE_TIME,
+    ) -> Setup:
+        """A match as asked for; with no seed, 1 between levels, and a random one when a
+        program plays (it could work out every deck from a seed it can guess)."""
+        if seed is None:
+            seed = secrets.token_hex(8) if cls.engines_in(players) else 1
+        return cls(players, seed, target, duplicate, move_time)
+
+    @staticmethod
+    def engines_in(players: tuple[str, ...]) -> bool:
+        """Whether a program plays."""
+        return any(EngineCommand.parse(spec) is not None for spec in players)
+
+    def game_seed(self, index: int) -> str:
+        """The seed of the match's game (deal sequence) ``index``: ``SEED/match N``; or,
+        when a program plays, a digest of it, so that a game's seed, seen in its log,
+        gives away no other game's cards."""
+        seed = game_seed(self.seed, index)
+        if self.engines_in(self.players):
+            return hashlib.sha256(seed.encode()).hexdigest()[:24]
+        return seed
+
+
+def check_player(spec: str) -> str:
+    """A match's player as given: a level's name, or ``engine:CMD``. Raises
+    CribbageError for anything else."""
+    if EngineCommand.parse(spec) is None and spec not in set(Level):
+        raise CribbageError(f"`{spec}` is not a level ({', '.join(Level)}) nor engine:CMD")
+    return spec
 
 
 def game_seed(seed: int | str, index: int) -> str:
-    """The seed of a match's game ``index``."""
+    """The seed of game ``index`` of a match between levels."""
     return f"{seed}/match {index}"
 
 
@@ -94,7 +132,7 @@ def match_game(
     first_dealer = deal % 2
     specs = setup.players[::-1] if swapped else setup.players
     rules = Rules(target=setup.target, first_dealer=first_dealer)
-    seed = game_seed(setup.seed, deal)
+    seed = setup.game_seed(deal)
     seats: list[Seat] = []
     engines: dict[int, Engine] = {}
     for seat, spec in enumerate(specs):
@@ -148,7 +186,7 @@ def run_match(
             log_dir.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise StoreError(f"cannot use the folder {log_dir} ({reason(error)})") from None
-    report = Report(setup.players, duplicate=setup.duplicate)
+    report = Report(setup.players, duplicate=setup.duplicate, seed=setup.seed)
     task = partial(_logged_game, setup, log_dir)
     try:
         with spread(task, range(games), jobs, chunksize=4) as results:
@@ -182,6 +220,7 @@ class Report:
 
     players: tuple[str, str]
     duplicate: bool = False
+    seed: int | str = 1
     names: tuple[str, str] = ("", "")
     """Each player's name, from its first game (an engine's, as it gave it)."""
     games: int = 0
@@ -227,16 +266,22 @@ class Report:
                 self.pairs.append(int(winner == 0))
 
     def win_rate(self, player: int = 0) -> tuple[float, float, float]:
-        """The player's share of wins and its 95% confidence interval: Wilson's, or in
-        duplicate, from the spread of the pairs' results (the twin games are not
-        independent: their luck of the cards cancels)."""
+        """The player's share of wins and its 95% confidence interval: Wilson's; in
+        duplicate, Student's t over the pairs' shares (the twin games are not independent:
+        their luck of the cards cancels), or while there are fewer than
+        :data:`FEWEST_PAIRS` pairs or they do not vary, Wilson's counting a pair as one
+        game."""
         share, low, high = wilson(self.wins[player], self.games)
-        if not self.duplicate or len(self.pairs) < 2:
+        if not self.duplicate or not self.pairs:
             return share, low, high
         scores = [won / 2 if player == 0 else 1 - won / 2 for won in self.pairs]
-        mean = sum(scores) / len(scores)
-        spread = math.sqrt(sum((x - mean) ** 2 for x in scores) / (len(scores) - 1))
-        half = Z95 * spread / math.sqrt(len(scores))
+        pairs = len(scores)
+        mean = sum(scores) / pairs
+        spread = math.sqrt(sum((x - mean) ** 2 for x in scores) / max(pairs - 1, 1))
+        if pairs < FEWEST_PAIRS or spread == 0:
+            _, low, high = wilson(mean * pairs, pairs)
+            return share, low, high
+        half = t_quantile(pairs - 1) * spread / math.sqrt(pairs)
         return share, max(mean - half, 0.0), min(mean + half, 1.0)
 
     def per_deal(self, player: int, role: Role) -> dict[str, float]:
@@ -256,6 +301,7 @@ class Report:
         return {
             "levels": list(self.players),
             "names": list(self.names),
+            "seed": self.seed,
             "games": self.games,
             "duplicate": self.duplicate,
             "wins": self.wins,
@@ -274,13 +320,30 @@ class Report:
         }
 
 
+FEWEST_PAIRS = 30
+"""Below this many pairs of twin games, a duplicate match's interval is Wilson's over the
+pairs: a spread measured on a few pairs is too unsure to lean on."""
+
+
+def t_quantile(freedom: int) -> float:
+    """Student's t for a two-sided 95% interval with ``freedom`` degrees of freedom (a
+    series in 1/freedom: within 0.2% from 30 on, which is where it is used)."""
+    z, n = Z95, float(freedom)
+    return (
+        z
+        + (z**3 + z) / (4 * n)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * n**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * n**3)
+    )
+
+
 REASONS_KEPT = 3
 """How many different reasons for forfeits a report keeps for each player."""
 Z95 = 1.959964
 """The normal quantile of a two-sided 95% interval."""
 
 
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float, float]:
+def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float, float]:
     """The share and its Wilson score interval (95% by default)."""
     if trials == 0:
         return 0.0, 0.0, 1.0

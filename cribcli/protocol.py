@@ -15,7 +15,7 @@ from typing import Any
 
 from cribcli.cards import Card, parse_cards
 from cribcli.engine import Discard, Phase, Play, Rules, View
-from cribcli.errors import CribbageError
+from cribcli.errors import CribbageError, printable
 from cribcli.events import CribFromDeck, Dealt, Discarded, Event, event_json
 from cribcli.record import NAME_LIMIT, GameInfo
 
@@ -30,7 +30,7 @@ class ProtocolError(CribbageError):
 def view_json(seen: View) -> dict[str, object]:
     """What a seat sees when it must decide, for a program: its seat, the round and the
     dealer, the scores by side, its cards (and those it can lay), the count and the pile
-    of this count, and the starter once cut."""
+    of this count, the starter once cut, and at the discard how many cards to throw."""
     return {
         "seat": seen.seat,
         "round": seen.round,
@@ -41,6 +41,7 @@ def view_json(seen: View) -> dict[str, object]:
         "count": seen.count,
         "pile": _cards(seen.pile),
         "starter": str(seen.starter) if seen.starter else None,
+        **({"throw": seen.rules.discard_size} if seen.phase is Phase.DISCARD else {}),
     }
 
 
@@ -94,9 +95,7 @@ def decision(seen: View) -> dict[str, object]:
     data["plays"] = [[seat, card.ascii()] for seat, card in seen.plays]
     data["gos"] = [[seat, count] for seat, count in seen.gos]
     data["passed"] = sorted(seen.passed)
-    if kind == "discard":
-        data["throw"] = seen.rules.discard_size
-    else:
+    if kind == "play":
         data["kept"] = _cards(sorted(seen.kept))
         data["discards"] = _cards(sorted(seen.discards))
     return data
@@ -129,7 +128,7 @@ def view_from(message: dict[str, Any], rules: Rules) -> View:
     try:
         kind = message["type"]
         seat = int(message["seat"])
-        return View(
+        seen = View(
             seat=seat,
             rules=rules,
             round=int(message["round"]),
@@ -149,6 +148,13 @@ def view_from(message: dict[str, Any], rules: Rules) -> View:
         )
     except (KeyError, TypeError, ValueError, IndexError, CribbageError) as error:
         raise ProtocolError(f"not a decision the protocol gives ({error})") from None
+    if not 0 <= seat < rules.players:
+        raise ProtocolError(f"not a decision the protocol gives (no seat {seat})")
+    if kind == "play" and not seen.playable():
+        raise ProtocolError("a play was asked for with no card that can be laid")
+    if kind == "discard" and len(seen.hand) <= rules.discard_size:
+        raise ProtocolError(f"a discard was asked for from {len(seen.hand)} cards")
+    return seen
 
 
 def quit_message() -> dict[str, object]:
@@ -202,9 +208,9 @@ def read_answer(line: str, seen: View) -> Discard | Play:
 
 
 def clean(text: str, limit: int) -> str:
-    """Text a program wrote, safe to keep and print: every character that is not
-    printable written as its escape, and cut to ``limit`` characters."""
-    safe = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+    """Text a program wrote, safe to keep and print (see :func:`printable`), cut to
+    ``limit`` characters."""
+    safe = printable(text)
     return safe if len(safe) <= limit else safe[: limit - 1] + "…"
 
 
@@ -270,7 +276,12 @@ def serve(level: str, seed: int | str, lines: Iterable[str], write: Callable[[st
             )
         elif kind == "new_game":
             rules = rules_from(message)
-            player = computer(level, f"{seed}/game {games}", int(message.get("seat", 0)))
+            seat = message.get("seat")
+            if not isinstance(seat, int) or not 0 <= seat < rules.players:
+                raise ProtocolError(
+                    f"a new_game gives the engine's `seat`, 0 to {rules.players - 1}"
+                )
+            player = computer(level, f"{seed}/game {games}", seat)
             games += 1
         elif kind in ("discard", "play"):
             if rules is None or player is None:

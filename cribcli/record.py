@@ -580,6 +580,8 @@ def replay(log: GameLog) -> Replay:
     if log.result is not None and log.result.forfeit is not None:
         if state.phase is Phase.OVER:
             raise LogError("result: a seat forfeits a game that was already over")
+        if info.seats[log.result.forfeit].player != "engine":
+            raise LogError("result: only an engine's seat forfeits a game")
         forfeit = Forfeit(log.result.forfeit, log.result.reason or "")
         state = _apply(state, forfeit, "result", result)
     for record, events in zip(log.rounds, _by_round(result.events), strict=False):

@@ -88,6 +88,10 @@ class Lost(NamedTuple):
         return cls(data[0], *(float(n) for n in losses))
 
 
+OPPONENTS = frozenset({"", "engine", *Level})
+"""What a record's ``level`` may be."""
+
+
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     """The facts of one finished game that the history counts, from the player's side
@@ -99,7 +103,8 @@ class GameRecord:
     daily: str
     """The day, for a daily game (see :func:`cribcli.daily.day_played`); else empty."""
     level: str
-    """The computer's level (the first computer seat's; empty if none)."""
+    """Whom the game was against: the first other seat's level, or ``engine`` (empty if
+    there was none)."""
     players: int
     winner: int
     scores: tuple[int, ...]
@@ -155,10 +160,7 @@ class GameRecord:
             scores, skunks, deals = data["scores"], data["skunks"], data["deals"]
             if not all(type(text) is str and len(text) <= 200 for text in texts):
                 return None
-            if not all(_count(n) for n in (*numbers, *scores)) or data["level"] not in {
-                "",
-                *Level,
-            }:
+            if not all(_count(n) for n in (*numbers, *scores)) or data["level"] not in OPPONENTS:
                 return None
             if not all(skunk in get_args(Skunk) for skunk in skunks):
                 return None
@@ -205,7 +207,9 @@ def game_record(name: str, info: GameInfo, events: Sequence[Event], text: str) -
         name=name,
         day=_day(info.started or "", info.label or ""),
         daily=daily.day_played(info) or "",
-        level=next((seat.level or "" for seat in info.seats if seat.player == "computer"), ""),
+        level=next(
+            (seat.level or seat.player for seat in info.seats if seat.player != "human"), ""
+        ),
         players=rules.players,
         winner=over.winner,
         scores=over.scores,

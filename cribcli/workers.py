@@ -48,12 +48,51 @@ def _starts(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for number in (signal.SIGTERM, signal.SIGHUP):  # not the program's own handlers
         signal.signal(number, signal.SIG_DFL)
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    dies_with_parent(signal.SIGTERM)
     orphaned()
+
+
+def _linux_prctl() -> Callable[[int, int], int] | None:
+    """prctl(2), looked up once, before any child is forked (between fork and exec a
+    child should only call what is loaded already)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        prctl: Callable[[int, int], int] = ctypes.CDLL(None).prctl
+    except (OSError, AttributeError):
+        return None
+    return prctl
+
+
+_prctl = _linux_prctl()
+_DEATH_SIGNAL = 1  # PR_SET_PDEATHSIG
+
+
+def dies_with_parent(signum: int) -> None:
+    """This process is sent ``signum`` when the process that started it dies (Linux;
+    elsewhere nothing). Safe to call in a child between fork and exec."""
+    if _prctl is not None:
+        _prctl(_DEATH_SIGNAL, signum)
+
+
+def at_exit(stop: Callable[[], None]) -> None:
+    """Call ``stop`` when this process ends: at exit, at the normal end of a worker (which
+    leaves without running ``atexit``), and when a worker is ended by SIGTERM (a match
+    stopped: then at once)."""
+    import atexit
+    from multiprocessing import util
+
+    atexit.register(stop)
+    util.Finalize(None, stop, exitpriority=10)
+    if _parent:
+
+        def ended(signum: int, frame: object) -> None:
+            stop()
+            os._exit(128 + signum)
+
+        signal.signal(signal.SIGTERM, ended)
 
 
 def orphaned() -> None:

@@ -24,7 +24,17 @@ import pytest
 
 from cribcli import engines
 from cribcli.cards import Card
-from cribcli.engine import Forfeit, Phase, Play, Rules, View, apply, new_game
+from cribcli.engine import (
+    Discard,
+    Forfeit,
+    IllegalAction,
+    Phase,
+    Play,
+    Rules,
+    View,
+    apply,
+    new_game,
+)
 from cribcli.match import Setup, match_game
 from cribcli.players import Level, computer
 from cribcli.players.base import PlayerFailed
@@ -238,6 +248,7 @@ def test_our_engine_plays_through_the_protocol(cribbage: Run, tmp_path: Path) ->
         ("junk", r"answered `\\x1b\[31mthinking...`: not JSON"),
         ("exit", r"it stopped \(exit status 3\) before its answer"),
         ("long", "it wrote a line longer than 64 KiB"),
+        ("chatty", "it wrote a line nobody asked for"),
         ("mute", "no hello within 0.5 s"),
         ("children", "no answer within 0.5 s"),
     ],
@@ -282,9 +293,19 @@ def test_a_forfeit_is_checked_on_replay(tmp_path: Path) -> None:
         ("forfeit = 1", "forfeit = 0"),
         ('reason = "no answer within 1 s"', 'reason = "' + "x" * 201 + '"'),
         ("forfeit = 1", "forfeit = 5"),
+        # A game against the computer cannot be turned into a win by a forged forfeit.
+        ('player = "engine", command = "b"', 'player = "computer", level = "easy"'),
     ]:
+        assert wrong in text
         with pytest.raises(LogError):
             replay(loads(text.replace(wrong, message)))
+    # Nor can a seat forfeit out of turn: only when the game waits for its decision.
+    state_before = new_game(info.rules, info.seed)[0]
+    discarded, _ = apply(state_before, Discard(0, state_before.hands[0][:2]))
+    discarded, _ = apply(discarded, Discard(1, discarded.hands[1][:2]))
+    assert discarded.to_play is not None
+    with pytest.raises(IllegalAction, match="waits for its decision"):
+        apply(discarded, Forfeit(1 - discarded.to_play, "x"))
 
 
 # --- duplicate -------------------------------------------------------------------------------
@@ -310,20 +331,34 @@ def test_duplicate_plays_each_deal_twice_with_the_seats_swapped(
     assert odd.status == 2 and "even" in odd.err
 
 
-def test_the_duplicate_interval_comes_from_the_pairs() -> None:
+def duplicate_report(winners: list[tuple[int, int]]) -> object:
     from cribcli.match import GameSummary, Report
 
     report = Report(("a", "b"), duplicate=True)
-    for pair, winners in enumerate([(0, 1), (0, 0), (1, 1), (1, 0)]):  # the winning seats
-        for swapped, seat in zip((False, True), winners, strict=True):
-            game = GameSummary(2 * pair + swapped, "s", 0, seat, (61, 40), "", (), (), swapped)
-            report.add(game)
+    for pair, seats in enumerate(winners):  # the winning seat of each twin game
+        for swapped, seat in zip((False, True), seats, strict=True):
+            report.add(GameSummary(2 * pair + swapped, "s", 0, seat, (61, 40), "", (), (), swapped))
+    return report
+
+
+def test_the_duplicate_interval_comes_from_the_pairs() -> None:
+    from cribcli.match import Report, t_quantile, wilson
+
     # "a" sits in seat 0, then in seat 1: its wins by pair are 2, 1, 1 and 0 of 2.
-    assert report.pairs == [2, 1, 1, 0] and report.wins == [4, 4]
-    share, low, high = report.win_rate()
-    spread = (sum((x - 0.5) ** 2 for x in (1, 0.5, 0.5, 0)) / 3) ** 0.5  # of the pairs' shares
-    assert share == 0.5
-    assert (low, high) == pytest.approx((0.5 - 1.959964 * spread / 2, 0.5 + 1.959964 * spread / 2))
+    few = duplicate_report([(0, 1), (0, 0), (1, 1), (1, 0)])
+    assert isinstance(few, Report)
+    assert few.pairs == [2, 1, 1, 0] and few.wins == [4, 4]
+    assert few.win_rate() == (0.5, *wilson(2, 4)[1:])  # few pairs: Wilson, a pair a game
+    swept = duplicate_report([(0, 1)] * 40)  # every pair 2-0: no spread to measure
+    assert isinstance(swept, Report)
+    share, low, high = swept.win_rate()
+    assert share == 1.0 and high == 1.0 and low == pytest.approx(wilson(40, 40)[1]) and low < 1
+    many = duplicate_report([(0, 1), (0, 0), (1, 1), (1, 0)] * 10)  # 40 pairs
+    assert isinstance(many, Report)
+    shares = [1, 0.5, 0.5, 0] * 10
+    spread = (sum((x - 0.5) ** 2 for x in shares) / 39) ** 0.5
+    half = t_quantile(39) * spread / 40**0.5
+    assert many.win_rate() == pytest.approx((0.5, 0.5 - half, 0.5 + half))
 
 
 # --- the referee never hangs and leaves nothing behind ---------------------------------------
@@ -346,9 +381,12 @@ def test_no_engine_outlives_its_referee(how: signal.Signals, tmp_path: Path) -> 
     # the fixture checks that the engine is gone
 
 
-def test_a_match_over_two_processes_leaves_no_engine(cribbage: Run, tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_match_leaves_nothing_an_engine_started(cribbage: Run, tmp_path: Path, jobs: str) -> None:
+    """An engine that plays well but starts a process that ignores SIGTERM: when the
+    match ends (in the worker processes too), its whole process group goes."""
     _, report = match_logs(
-        cribbage, tmp_path, BOT, "easy", "--games", "4", "--jobs", "2", "--short"
+        cribbage, tmp_path, broken("spawns"), "easy", "--games", "4", "--jobs", jobs, "--short"
     )
     assert report["games"] == 4 and report["forfeits"] == [0, 0]
 
@@ -400,6 +438,14 @@ def test_play_seats_an_engine_at_the_table(tmp_path: Path) -> None:
     log = replay(loads(Path(events[-1]["path"]).read_text()))
     assert log.finished and log.log.info.seats[1].name == "Simple bot"
     assert log.log.result is not None and log.log.result.winner == over["winner"]
+    stats = subprocess.run(
+        [sys.executable, "-m", "cribcli", "stats", "--json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CRIBBAGE_HOME": str(tmp_path)},
+        check=True,
+    )
+    assert '"engine"' in stats.stdout  # counted as a game against an engine
 
 
 def test_a_broken_engine_at_the_table_forfeits_to_you(tmp_path: Path) -> None:
@@ -422,7 +468,7 @@ def test_a_game_against_an_engine_is_carried_on_only_with_one(
     )
     resumed = cribbage("play", "--opponent", BOT, stdin="quit\n")
     assert resumed.status == 0 and "Carrying on your game" in resumed.out
-    missing = cribbage("play", "--opponent", "engine:no-such-bot-here", stdin="quit\n")
+    missing = cribbage("play", "--new", "--opponent", "engine:no-such-bot-here", stdin="quit\n")
     assert missing.status == 1
     assert missing.err.strip() == (
         "cribbage: the engine `no-such-bot-here` cannot play: it could not be started "
@@ -479,6 +525,73 @@ def test_an_engine_that_stops_reading_cannot_hold_the_referee() -> None:
     start = time.monotonic()
     with pytest.raises(PlayerFailed, match=r"it took in nothing for 0.3 s"):
         for _ in range(1000):
-            engine.send({"type": "event", "padding": "x" * 10_000})
+            engine.tell([{"type": "event", "padding": "x" * 10_000}])
     assert time.monotonic() - start < 5
     assert not engine.alive
+
+
+def test_an_engine_game_is_carried_on_with_the_same_engine_and_no_undo(cribbage: Run) -> None:
+    started = cribbage("play", "--opponent", BOT, "--seed", "3", stdin="undo\nquit\n")
+    assert started.status == 0, started.err
+    assert "no takebacks against an engine: it has seen the moves" in started.out
+    other = cribbage("play", "--opponent", OURS, stdin="quit\n")
+    assert other.status == 2
+    assert "the saved game is against the engine `" in other.err and "not `" in other.err
+
+
+def test_the_same_engine_in_three_seats_is_told_apart(cribbage: Run, home: Path) -> None:
+    played = cribbage("play", "--players", "4", "--opponent", BOT, "--seed", "2", stdin="quit\n")
+    assert played.status == 0, played.err
+    seats = loads((home / "save.toml").read_text()).info.seats
+    assert [seat.name for seat in seats] == ["You", "Simple bot 1", "Simple bot 2", "Simple bot 3"]
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        (['{"type": "new_game", "seat": "x", "rules": {"players": 2, "target": 121}}'], "seat"),
+        (['{"type": "new_game", "seat": 0, "rules": {"players": 5, "target": 121}}'], "rules"),
+        (['{"type": "play", "seat": 0}'], "before a new_game"),
+        (
+            [
+                '{"type": "new_game", "seat": 0, "rules": {"players": 2, "target": 121}}',
+                '{"type": "play", "seat": 0, "round": 1, "dealer": 1, "scores": [0, 0],'
+                ' "hand": ["KS"], "count": 25, "pile": ["KH", "5D", "QC"], "starter": "2S",'
+                ' "held": [1, 2], "plays": [], "gos": [], "passed": []}',
+            ],
+            "no card that can be laid",
+        ),
+        (
+            [
+                '{"type": "new_game", "seat": 0, "rules": {"players": 2, "target": 121}}',
+                '{"type": "discard", "seat": 0, "hand": "KS"}',
+            ],
+            "not a decision",
+        ),
+    ],
+)
+def test_cribbage_engine_refuses_a_referee_that_breaks_the_protocol(
+    lines: list[str], message: str
+) -> None:
+    with pytest.raises(ProtocolError, match=message):
+        serve("normal", 1, iter(lines), lambda line: None)
+
+
+def test_the_documented_game_is_what_the_referee_and_the_example_bot_say(
+    cribbage: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/engine-protocol.md's whole game, line for line, played again."""
+    doc = (ROOT / "docs" / "engine-protocol.md").read_text()
+    command = (
+        "cribbage match hard 'engine:python3 examples/simple_bot.py' --games 1 --short --seed 7"
+    )
+    assert f"`{command}`" in doc
+    block = doc.split(f"`{command}`", 1)[1].split("```\n", 2)[1]
+    transcript = tmp_path / "transcript.txt"
+    monkeypatch.setenv("ENGINE_TRANSCRIPT", str(transcript))
+    tee = ROOT / "tests" / "engines" / "tee.py"
+    bot = ROOT / "examples" / "simple_bot.py"
+    engine = f"engine:{PYTHON} {tee} {PYTHON} {bot}"
+    played = cribbage("match", "hard", engine, "--games", "1", "--short", "--seed", "7")
+    assert played.status == 0, played.err
+    assert transcript.read_text() == block

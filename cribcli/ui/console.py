@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from cribcli.ui.render import printable
+from cribcli.errors import printable
 
 
 def warn(line: str) -> None:

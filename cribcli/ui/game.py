@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from cribcli.engines import MOVE_TIME, PREFIX
-from cribcli.errors import Exit
+from cribcli.errors import Exit, printable
 from cribcli.games import Filed, HeldGame, Kind, Left, NewGame, coach_wanted, remembered_level
 from cribcli.players import Level
 from cribcli.stats import daily_result
@@ -26,7 +26,7 @@ from cribcli.ui.console import warn
 from cribcli.ui.lines import ScriptError, run_lines
 from cribcli.ui.narrate import Table
 from cribcli.ui.play import GameUI, Quit
-from cribcli.ui.render import daily_lines, decide_style, printable
+from cribcli.ui.render import daily_lines, decide_style
 from cribcli.ui.signals import Stopped, stopped_by_signals
 
 PACE = 0.6

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
+from cribcli.errors import printable
 from cribcli.store import LINE_LIMIT, bounded_lines
 from cribcli.ui.play import GameUI
-from cribcli.ui.render import printable
 
 
 class ScriptError(Exception):

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cribcli.engine import Rules
+from cribcli.errors import printable
 from cribcli.events import (
     CountRestarted,
     CribFromDeck,
@@ -25,7 +26,7 @@ from cribcli.events import (
     Shown,
     StarterCut,
 )
-from cribcli.ui.render import PLAIN, Style, compact_show_lines, printable, show_lines
+from cribcli.ui.render import PLAIN, Style, compact_show_lines, show_lines
 
 
 @dataclass(frozen=True, slots=True)

@@ -197,8 +197,6 @@ class GameUI:
             "prompt": self.prompt(),
             **view_json(seen),
         }
-        if seen.phase is Phase.DISCARD:
-            data["throw"] = seen.rules.discard_size
         if seen.phase is Phase.SHOW:
             what, cards = ("crib", seen.crib) if seen.crib else ("hand", seen.kept)
             data["counting"] = {"what": what, "cards": [str(card) for card in sorted(cards)]}

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from cribcli.cards import Card
+from cribcli.errors import printable
 from cribcli.scoring import COUNT_LIMIT, ShowItem, ShowScore
 from cribcli.tally import ROLES
 
@@ -22,16 +23,6 @@ if TYPE_CHECKING:
     from cribcli.match import Report
     from cribcli.record import GameInfo
     from cribcli.stats import History
-
-
-def printable(text: str) -> str:
-    """Text read from a file or a pipe, safe to print: every character that is not
-    printable (escape sequences, newlines, other controls, direction overrides) is written
-    as its escape, ``\\x1b``, ``\\n``, ``\\u202e``, so that nothing read can move the
-    cursor, change the terminal or forge a line."""
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
 
 WIDE = 80
@@ -409,7 +400,7 @@ def match_lines(report: Report) -> list[str]:
     else:
         who, how = f"{first} (seat 0) v {second} (seat 1)", "taking turns to deal first"
     lines = [
-        f"{who}: {report.games} games, {how}",
+        f"{who}: {report.games} game{'s' if report.games != 1 else ''}, {how}, seed {report.seed}",
         f"  {first} won {report.wins[0]}: {100 * rate:.1f}%"
         f" (95% CI {100 * low:.1f}%-{100 * high:.1f}%)",
         f"  {second} won {report.wins[1]}: {100 * (1 - rate):.1f}%",

@@ -16,9 +16,9 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import is_dumb_terminal
 
+from cribcli.errors import printable
 from cribcli.store import reason
 from cribcli.ui.play import COMMANDS, GameUI, Quit
-from cribcli.ui.render import printable
 
 
 class CardCompleter(Completer):

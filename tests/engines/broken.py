@@ -1,15 +1,28 @@
 """An engine that plays legally (its first cards, its first playable card) until its
 fifth decision, then breaks the protocol as told: ``illegal``, ``sleep``, ``junk``,
-``exit``, ``long``, ``mute`` (never says hello), ``children`` (starts a process that
-would outlive it, then sleeps)."""
+``exit``, ``long``, ``chatty``, ``mute`` (never says hello), ``children`` (starts a process that
+would outlive it, then sleeps); or ``spawns``: plays legally to the end, having started
+a process that ignores SIGTERM and would outlive it."""
 
 import json
 import subprocess
 import sys
 import time
+from typing import Any
+
+
+def legal(message: dict[str, Any], kind: str) -> dict[str, Any]:
+    """Its first cards thrown, or its first playable card laid."""
+    if kind == "discard":
+        return {"cards": message["hand"][: message["throw"]]}
+    return {"card": message["playable"][0]}
+
 
 mode = sys.argv[1]
 decisions = 0
+STUBBORN = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(60)"
+if mode == "spawns":
+    subprocess.Popen([sys.executable, "-c", STUBBORN, "broken-child"])
 for line in sys.stdin:
     message = json.loads(line)
     kind = message.get("type")
@@ -19,7 +32,7 @@ for line in sys.stdin:
         print(json.dumps({"type": "hello", "name": f"Broken {mode}", "protocol": 1}), flush=True)
     elif kind in ("discard", "play"):
         decisions += 1
-        if decisions == 5:
+        if decisions == 5 and mode != "spawns":
             if mode == "illegal":
                 held = set(message["hand"])
                 card = next(c for c in ("AS", "AH", "AD", "AC", "2S") if c not in held)
@@ -32,15 +45,14 @@ for line in sys.stdin:
                 sys.exit(3)
             elif mode == "long":
                 sys.stdout.write("x" * 200_000)
+            elif mode == "chatty":  # answers, then says more than it was asked
+                print(json.dumps(legal(message, kind)))
+                print(json.dumps({"thinking": "aloud"}))
             elif mode == "children":
-                subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+                subprocess.Popen([sys.executable, "-c", STUBBORN, "broken-child"])
                 time.sleep(60)
             sys.stdout.flush()
             continue
-        if kind == "discard":
-            answer: object = {"cards": message["hand"][: message["throw"]]}
-        else:
-            answer = {"card": message["playable"][0]}
-        print(json.dumps(answer), flush=True)
+        print(json.dumps(legal(message, kind)), flush=True)
     elif kind == "quit":
         break
