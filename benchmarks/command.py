@@ -15,8 +15,9 @@ def cribbage(*args: str) -> list[str]:
     return [*([command] if command else [sys.executable, "-m", "cribcli"]), *args]
 
 
-def report_wall_time(label: str, argv: list[str], runs: int = 15) -> None:
-    """Run ``argv`` ``runs`` times and print the median and best wall time."""
+def report_wall_time(label: str, argv: list[str], runs: int = 15) -> float:
+    """Run ``argv`` ``runs`` times, print the median and best wall time, and return the
+    median."""
     times = []
     for _ in range(runs):
         start = time.perf_counter()
@@ -26,3 +27,4 @@ def report_wall_time(label: str, argv: list[str], runs: int = 15) -> None:
         f"`{label}` wall time: median {1000 * statistics.median(times):.0f} ms, "
         f"best {1000 * min(times):.0f} ms over {runs} runs"
     )
+    return statistics.median(times)

@@ -64,10 +64,14 @@ def decision_times(games: int) -> None:
 
 
 def advice_command_time() -> None:
-    report_wall_time(
+    score = report_wall_time(
+        "cribbage score ...", cribbage("score", "5H", "5S", "JD", "4C", "--starter", "5D")
+    )
+    advice = report_wall_time(
         "cribbage discard-advice ...",
         cribbage("discard-advice", "5H", "5S", "JD", "4C", "2S", "KH", "--dealer"),
     )
+    print(f"discard-advice takes {advice / score:.2f} times score's time (the target: 1.5)")
     report_wall_time(
         "cribbage peg-advice ... (a lead: four cards each to search)",
         cribbage(

@@ -33,7 +33,7 @@ from cribcli.errors import UsageProblem
 from cribcli.players import table
 from cribcli.players.hard import CLOSE, PLAY_DEALS, HardPlayer, discard_options
 from cribcli.players.odds import point_chance
-from cribcli.players.pegging import after_play, points, value
+from cribcli.players.pegging import after_play, points, scoring_tail, value
 from cribcli.record import GameInfo
 from cribcli.scoring import HAND_SIZE
 from cribcli.stats import Lost
@@ -507,7 +507,7 @@ def open_loss(state: State, seat: int, laid: Card) -> float:
     if state.rules.players != 2:
         hands = tuple(tuple(sorted(card.rank for card in hand)) for hand in state.hands)
         sides = tuple(state.rules.side_of(n) for n in range(state.rules.players))
-        tail = table.scoring_tail(pile) if pile else ()
+        tail = scoring_tail(pile) if pile else ()
         nets = {
             rank: table.side_net(
                 table.lay(hands, seat, rank, tail, seen.count, seen.passed, sides), seat, sides

@@ -17,12 +17,18 @@ def value(rank: int) -> int:
 
 def points(pile: tuple[int, ...], count: int) -> int:
     """What the last rank of ``pile`` scores (fifteen, 31, pairs, runs); ``count`` includes it."""
-    score = 2 if count in (15, COUNT_LIMIT) else 0
+    return (2 if count in (15, COUNT_LIMIT) else 0) + _pile_points(pile)
+
+
+@lru_cache(maxsize=65_536)
+def _pile_points(pile: tuple[int, ...]) -> int:
+    """What the last rank of ``pile`` scores by pairs and runs (the searches pass only
+    :func:`scoring_tail` ends, so few piles recur endlessly)."""
     last = pile[-1]
     same = 1
     while same < len(pile) and pile[-1 - same] == last:
         same += 1
-    score += (0, 0, 2, 6, 12)[same]
+    score = (0, 0, 2, 6, 12)[same]
     for length in range(len(pile), 2, -1):
         tail = sorted(pile[-length:])
         if tail[-1] - tail[0] == length - 1 and len(set(tail)) == length:
@@ -30,12 +36,46 @@ def points(pile: tuple[int, ...], count: int) -> int:
     return score
 
 
+@lru_cache(maxsize=65_536)
+def scoring_tail(pile: tuple[int, ...]) -> tuple[int, ...]:
+    """The end of the pile that decides what later cards of the count can score: a
+    trailing pair (or more) whole, else the longest end of distinct ranks that could
+    still be part of a run. Positions that differ only before it play alike, so the
+    search meets them once."""
+    same = 1
+    while same < len(pile) and pile[-1 - same] == pile[-1]:
+        same += 1
+    if same > 1:
+        return pile[-same:]
+    start = len(pile) - 1
+    low = high = pile[-1]
+    while start > 0:
+        rank = pile[start - 1]
+        if rank in pile[start:] or max(high, rank) - min(low, rank) > 6:
+            break
+        low, high = min(low, rank), max(high, rank)
+        start -= 1
+    return pile[start:]
+
+
 def _without(hand: tuple[int, ...], rank: int) -> tuple[int, ...]:
     i = hand.index(rank)
     return hand[:i] + hand[i + 1 :]
 
 
-@lru_cache(maxsize=200_000)
+Position = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, bool, bool, bool]
+"""Who is to lay and the other's cards, the pile's scoring end, the count, who has said
+go, and whether the other laid last: what :func:`outcome` takes."""
+Bounds = tuple[int, int]
+"""What the search knows of a position's value: at least the first, at most the second."""
+_known: dict[Position, Bounds] = {}
+"""The search's table of positions met (their bounds), shared by every search."""
+KNOWN_LIMIT = 100_000
+"""The most positions the table holds; it starts again empty when full (about 25 MB)."""
+WIDE = 1_000
+"""Wider than any net a play can make: the window of an exact search."""
+
+
 def outcome(
     mover: tuple[int, ...],
     other: tuple[int, ...],
@@ -49,6 +89,34 @@ def outcome(
     other's. ``mover_out`` / ``other_out``: said go in this count. ``other_laid_last``:
     whether the last card of this count was the other's (for the go point).
     """
+    state = (mover, other, pile, count, mover_out, other_out, other_laid_last)
+    return _outcome(state, -WIDE, WIDE)
+
+
+def _outcome(state: Position, alpha: int, beta: int) -> int:
+    """:func:`outcome` searched with alpha-beta in the window (``alpha``, ``beta``): exact
+    inside it; outside, a bound on the right side of it."""
+    lower, upper = _known.get(state, (-WIDE, WIDE))
+    if lower >= beta:
+        return lower
+    if upper <= alpha or lower == upper:
+        return upper
+    low, high = max(alpha, lower), min(beta, upper)
+    value = _search(state, low, high)
+    if value <= low:
+        upper = value
+    elif value >= high:
+        lower = value
+    else:
+        lower = upper = value
+    if len(_known) >= KNOWN_LIMIT:
+        _known.clear()
+    _known[state] = (lower, upper)
+    return value
+
+
+def _search(state: Position, alpha: int, beta: int) -> int:
+    mover, other, pile, count, mover_out, other_out, other_laid_last = state
     if not mover and not other:
         # the last card of the play: 1, unless it made 31 (already counted)
         if not pile or count == COUNT_LIMIT:
@@ -59,14 +127,20 @@ def outcome(
         other_can = not other_out and any(count + value(r) <= COUNT_LIMIT for r in other)
         if other_can:
             # the mover says go (or has no cards); the other plays on
-            return -outcome(other, mover, pile, count, other_out, True, not other_laid_last)
+            turn = (other, mover, pile, count, other_out, True, not other_laid_last)
+            return -_outcome(turn, -beta, -alpha)
         # nobody can play: the go point to whoever laid last, and a new count led by the
         # player after them
         point = 0 if count in (0, COUNT_LIMIT) or not pile else 1
         if other_laid_last:
-            return -point + fresh_count(mover, other)
-        return point - fresh_count(other, mover)
-    return max(after_play(rank, mover, other, pile, count, other_out) for rank in options)
+            return -point + _fresh(mover, other, alpha + point, beta + point)
+        return point - _fresh(other, mover, point - beta, point - alpha)
+    best = -WIDE
+    for rank in options:
+        best = max(best, _after(rank, mover, other, pile, count, other_out, max(alpha, best), beta))
+        if best >= beta:
+            break
+    return best
 
 
 def after_play(
@@ -78,6 +152,19 @@ def after_play(
     other_out: bool,
 ) -> int:
     """The mover lays ``rank``: its points, then the rest of the play, mover minus other."""
+    return _after(rank, mover, other, pile, count, other_out, -WIDE, WIDE)
+
+
+def _after(
+    rank: int,
+    mover: tuple[int, ...],
+    other: tuple[int, ...],
+    pile: tuple[int, ...],
+    count: int,
+    other_out: bool,
+    alpha: int,
+    beta: int,
+) -> int:
     new_pile = pile + (rank,)
     new_count = count + value(rank)
     gained = points(new_pile, new_count)
@@ -85,15 +172,24 @@ def after_play(
     if new_count == COUNT_LIMIT:
         # 31: no go point; the count restarts with the other (or the mover, if the other
         # has no cards left)
-        return gained - fresh_count(other, rest) if other else gained + fresh_count(rest, other)
-    return gained - outcome(other, rest, new_pile, new_count, other_out, False, True)
+        if other:
+            return gained - _fresh(other, rest, gained - beta, gained - alpha)
+        return gained + _fresh(rest, other, alpha - gained, beta - gained)
+    turn = (other, rest, scoring_tail(new_pile), new_count, other_out, False, True)
+    return gained - _outcome(turn, gained - beta, gained - alpha)
 
 
 def fresh_count(leader: tuple[int, ...], other: tuple[int, ...]) -> int:
     """A fresh count led by ``leader`` (or by the other if the leader has no cards)."""
+    return _fresh(leader, other, -WIDE, WIDE)
+
+
+def _fresh(leader: tuple[int, ...], other: tuple[int, ...], alpha: int, beta: int) -> int:
     if not leader:
-        return -outcome(other, leader, (), 0, False, False, False) if other else 0
-    return outcome(leader, other, (), 0, False, False, False)
+        if not other:
+            return 0
+        return -_outcome((other, leader, (), 0, False, False, False), -beta, -alpha)
+    return _outcome((leader, other, (), 0, False, False, False), alpha, beta)
 
 
 Shows = tuple[int, int, bool]
@@ -105,7 +201,15 @@ def _swap(needs: tuple[int, int], shows: Shows) -> tuple[tuple[int, int], Shows]
     return (needs[1], needs[0]), (shows[1], shows[0], not shows[2])
 
 
-@lru_cache(maxsize=200_000)
+Chance = tuple[
+    tuple[int, ...], tuple[int, ...], tuple[int, ...], int, bool, bool, bool, tuple[int, int], Shows
+]
+"""A :data:`Position` with what each side needs and the shows to come: what
+:func:`win_chance` takes."""
+_chances: dict[Chance, tuple[float, float]] = {}
+"""The search to win's table of positions met (bounds on the mover's chance)."""
+
+
 def win_chance(
     mover: tuple[int, ...],
     other: tuple[int, ...],
@@ -120,6 +224,33 @@ def win_chance(
     """The rest of the play, both sides playing to win: the mover's chance of winning the
     game, needing ``needs[0]`` (the other ``needs[1]``); a side home in the play wins at
     once, and after it the shows decide (:func:`cribcli.players.odds.after_play`)."""
+    state = (mover, other, pile, count, mover_out, other_out, other_laid_last, needs, shows)
+    return _win(state, 0.0, 1.0)
+
+
+def _win(state: Chance, alpha: float, beta: float) -> float:
+    """:func:`win_chance` searched with alpha-beta in the window (``alpha``, ``beta``)."""
+    lower, upper = _chances.get(state, (0.0, 1.0))
+    if lower >= beta:
+        return lower
+    if upper <= alpha or lower == upper:
+        return upper
+    low, high = max(alpha, lower), min(beta, upper)
+    value = _search_win(state, low, high)
+    if value <= low:
+        upper = value
+    elif value >= high:
+        lower = value
+    else:
+        lower = upper = value
+    if len(_chances) >= KNOWN_LIMIT:
+        _chances.clear()
+    _chances[state] = (lower, upper)
+    return value
+
+
+def _search_win(state: Chance, alpha: float, beta: float) -> float:
+    mover, other, pile, count, mover_out, other_out, other_laid_last, needs, shows = state
     if not mover and not other:
         if pile and count != COUNT_LIMIT:
             return _scored(1, not other_laid_last, needs, shows)
@@ -129,22 +260,27 @@ def win_chance(
         other_can = not other_out and any(count + value(r) <= COUNT_LIMIT for r in other)
         if other_can:
             swapped = _swap(needs, shows)
-            return 1 - win_chance(
-                other, mover, pile, count, other_out, True, not other_laid_last, *swapped
-            )
+            turn = (other, mover, pile, count, other_out, True, not other_laid_last, *swapped)
+            return 1 - _win(turn, 1 - beta, 1 - alpha)
         point = 0 if count in (0, COUNT_LIMIT) or not pile else 1
         if other_laid_last:
             needs = (needs[0], needs[1] - point)
             if needs[1] <= 0:
                 return 0.0
-            return _new_count_chance(mover, other, needs, shows)
+            return _new_count(mover, other, needs, shows, alpha, beta)
         needs = (needs[0] - point, needs[1])
         if needs[0] <= 0:
             return 1.0
-        return 1 - _new_count_chance(other, mover, *_swap(needs, shows))
-    return max(
-        lay_chance(rank, mover, other, pile, count, other_out, needs, shows) for rank in options
-    )
+        return 1 - _new_count(other, mover, *_swap(needs, shows), 1 - beta, 1 - alpha)
+    best = 0.0
+    for rank in options:
+        chance = _lay(
+            rank, mover, other, pile, count, other_out, needs, shows, max(alpha, best), beta
+        )
+        best = max(best, chance)
+        if best >= beta:
+            break
+    return best
 
 
 def lay_chance(
@@ -158,6 +294,21 @@ def lay_chance(
     shows: Shows,
 ) -> float:
     """The mover lays ``rank``, then both play to win: the mover's chance of winning."""
+    return _lay(rank, mover, other, pile, count, other_out, needs, shows, 0.0, 1.0)
+
+
+def _lay(
+    rank: int,
+    mover: tuple[int, ...],
+    other: tuple[int, ...],
+    pile: tuple[int, ...],
+    count: int,
+    other_out: bool,
+    needs: tuple[int, int],
+    shows: Shows,
+    alpha: float,
+    beta: float,
+) -> float:
     new_pile = pile + (rank,)
     new_count = count + value(rank)
     gained = points(new_pile, new_count)
@@ -167,10 +318,11 @@ def lay_chance(
     rest = _without(mover, rank)
     if new_count == COUNT_LIMIT:
         if other:
-            return 1 - _new_count_chance(other, rest, *_swap(needs, shows))
-        return _new_count_chance(rest, other, needs, shows)
+            return 1 - _new_count(other, rest, *_swap(needs, shows), 1 - beta, 1 - alpha)
+        return _new_count(rest, other, needs, shows, alpha, beta)
     swapped = _swap(needs, shows)
-    return 1 - win_chance(other, rest, new_pile, new_count, other_out, False, True, *swapped)
+    turn = (other, rest, scoring_tail(new_pile), new_count, other_out, False, True, *swapped)
+    return 1 - _win(turn, 1 - beta, 1 - alpha)
 
 
 def _scored(point: int, mover_scores: bool, needs: tuple[int, int], shows: Shows) -> float:
@@ -182,15 +334,22 @@ def _scored(point: int, mover_scores: bool, needs: tuple[int, int], shows: Shows
     return 0.0 if needs[1] <= 0 else after_show(needs, shows)
 
 
-def _new_count_chance(
-    leader: tuple[int, ...], other: tuple[int, ...], needs: tuple[int, int], shows: Shows
+def _new_count(
+    leader: tuple[int, ...],
+    other: tuple[int, ...],
+    needs: tuple[int, int],
+    shows: Shows,
+    alpha: float,
+    beta: float,
 ) -> float:
     """A fresh count led by ``leader`` (or by the other if the leader has no cards)."""
     if not leader:
         if not other:
             return after_show(needs, shows)
-        return 1 - win_chance(other, leader, (), 0, False, False, False, *_swap(needs, shows))
-    return win_chance(leader, other, (), 0, False, False, False, needs, shows)
+        swapped = _swap(needs, shows)
+        turn = (other, leader, (), 0, False, False, False, *swapped)
+        return 1 - _win(turn, 1 - beta, 1 - alpha)
+    return _win((leader, other, (), 0, False, False, False, needs, shows), alpha, beta)
 
 
 def after_show(needs: tuple[int, int], shows: Shows) -> float:

@@ -16,7 +16,7 @@ from math import sqrt
 from cribcli.cards import Card, SeededStream
 from cribcli.engine import View
 from cribcli.players.normal import unseen_by
-from cribcli.players.pegging import points, value
+from cribcli.players.pegging import points, scoring_tail, value
 from cribcli.scoring import COUNT_LIMIT
 
 Hands = tuple[tuple[int, ...], ...]
@@ -107,27 +107,6 @@ def _deal(view: View, unseen: list[Card], floors: dict[int, int]) -> Hands | Non
             left.remove(card)
         hands[other] = tuple(sorted(card.rank for card in taken))
     return tuple(hands[n] for n in range(len(view.held)))
-
-
-def scoring_tail(pile: tuple[int, ...]) -> tuple[int, ...]:
-    """The end of the pile that decides what later cards of the count can score: a
-    trailing pair (or more) whole, else the longest end of distinct ranks that could
-    still be part of a run. Positions that differ only before it play alike, so the
-    search meets them once."""
-    same = 1
-    while same < len(pile) and pile[-1 - same] == pile[-1]:
-        same += 1
-    if same > 1:
-        return pile[-same:]
-    start = len(pile) - 1
-    low = high = pile[-1]
-    while start > 0:
-        rank = pile[start - 1]
-        if rank in pile[start:] or max(high, rank) - min(low, rank) > 6:
-            break
-        low, high = min(low, rank), max(high, rank)
-        start -= 1
-    return pile[start:]
 
 
 def side_net(result: Points, seat: int, sides: tuple[int, ...]) -> float:
