@@ -20,7 +20,7 @@ def points(pile: tuple[int, ...], count: int) -> int:
     return (2 if count in (15, COUNT_LIMIT) else 0) + _pile_points(pile)
 
 
-@lru_cache(maxsize=65_536)
+@lru_cache(maxsize=16_384)
 def _pile_points(pile: tuple[int, ...]) -> int:
     """What the last rank of ``pile`` scores by pairs and runs (the searches pass only
     :func:`scoring_tail` ends, so few piles recur endlessly)."""
@@ -36,7 +36,7 @@ def _pile_points(pile: tuple[int, ...]) -> int:
     return score
 
 
-@lru_cache(maxsize=65_536)
+@lru_cache(maxsize=16_384)
 def scoring_tail(pile: tuple[int, ...]) -> tuple[int, ...]:
     """The end of the pile that decides what later cards of the count can score: a
     trailing pair (or more) whole, else the longest end of distinct ranks that could
@@ -70,8 +70,10 @@ Bounds = tuple[int, int]
 """What the search knows of a position's value: at least the first, at most the second."""
 _known: dict[Position, Bounds] = {}
 """The search's table of positions met (their bounds), shared by every search."""
-KNOWN_LIMIT = 100_000
-"""The most positions the table holds; it starts again empty when full (about 25 MB)."""
+KNOWN_LIMIT = 25_000
+"""The most positions each search's table holds; it starts again empty when full (about
+12 MB). Positions rarely recur from one decision to the next (the other hands sampled
+are new), so a bigger table buys little time for much memory."""
 WIDE = 1_000
 """Wider than any net a play can make: the window of an exact search."""
 
