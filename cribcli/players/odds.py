@@ -189,16 +189,20 @@ def deal_chance(mine: int, theirs: int, dealer: bool, hand: Spread, crib: Spread
             chance += p * dealer_show(pone_need - points, dealer_need)
         return chance
 
+    table = _table()
+    shown = [(points, p) for points, p in enumerate(second) if p]
+
     @cache
     def dealer_show(pone_need: int, dealer_need: int) -> float:
-        # the dealer's hand and crib, then the next deal, dealt by the pone
+        # the dealer's hand and crib, then the next deal, dealt by the pone: the pone
+        # deals needing pone_need (> 0), so its row of the table gives the chances
+        row = table[min(pone_need, GAME)]
         chance = 0.0
-        for points, p in enumerate(second):
-            if p:
-                if points >= dealer_need:
-                    chance += p
-                else:
-                    chance += p * (1 - dealer_chance(pone_need, dealer_need - points))
+        for points, p in shown:
+            if points >= dealer_need:
+                chance += p
+            else:
+                chance += p * (1 - row[min(dealer_need - points, GAME)])
         return chance if dealer else 1 - chance
 
     total = 0.0
