@@ -10,9 +10,10 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, MutableSequence, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from functools import total_ordering
+from operator import attrgetter
 from typing import TypeVar
 
 from cribcli.errors import CardError, HandError
@@ -27,6 +28,10 @@ class Suit(Enum):
     DIAMONDS = "D"
     HEARTS = "H"
     SPADES = "S"
+
+    # Each suit is one object, equal only to itself: hashed by identity, in C, rather
+    # than by Enum's hash of its name, which every set and sort of cards paid for.
+    __hash__ = object.__hash__
 
     @property
     def symbol(self) -> str:
@@ -62,20 +67,18 @@ class Card:
 
     rank: int
     suit: Suit
+    index: int = field(init=False, repr=False, compare=False)
+    """A number 0..51 unique to the card, ordered by rank then suit (its hash too)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.rank <= 13:
             raise CardError(f"rank {self.rank} is not a card rank (1 = ace ... 13 = king)")
+        object.__setattr__(self, "index", (self.rank - 1) * 4 + _SUIT_ORDER[self.suit])
 
     @property
     def value(self) -> int:
         """The card's value for fifteens and the count: aces 1, faces 10."""
         return min(self.rank, 10)
-
-    @property
-    def index(self) -> int:
-        """A number 0..51 unique to the card, ordered by rank then suit."""
-        return (self.rank - 1) * 4 + _SUIT_ORDER[self.suit]
 
     @property
     def label(self) -> str:
@@ -97,6 +100,9 @@ class Card:
         if not isinstance(other, Card):
             return NotImplemented
         return self.index < other.index
+
+    def __hash__(self) -> int:  # the card's index: cheap, and the same in every run
+        return self.index
 
     @classmethod
     def parse(cls, token: str) -> Card:
@@ -145,6 +151,14 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     for token in tokens:
         cards.extend(Card.parse(part) for part in token.replace(",", " ").split())
     return cards
+
+
+def in_order(cards: Iterable[Card]) -> list[Card]:
+    """The cards sorted by rank, then suit, as ``sorted`` would, faster (by index)."""
+    return sorted(cards, key=_BY_INDEX)
+
+
+_BY_INDEX = attrgetter("index")
 
 
 def check_distinct(cards: Iterable[Card]) -> None:

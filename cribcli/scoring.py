@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from itertools import combinations, combinations_with_replacement, pairwise, product
+from operator import attrgetter, itemgetter
+from typing import NamedTuple
 
-from cribcli.cards import JACK, Card, check_distinct, deck
+from cribcli.cards import JACK, Card, check_distinct, deck, in_order
 from cribcli.errors import HandError
 
 HAND_SIZE = 4
@@ -38,9 +40,9 @@ class ShowKind(Enum):
     NOBS = "his nobs"
 
 
-@dataclass(frozen=True, slots=True)
-class ShowItem:
-    """One scoring combination of the show: its kind, its cards and its points."""
+class ShowItem(NamedTuple):
+    """One scoring combination of the show: its kind, its cards and its points (a named
+    tuple: a show makes several, and they are made for every hand counted)."""
 
     kind: ShowKind
     cards: tuple[Card, ...]
@@ -55,9 +57,9 @@ class ShowItem:
         return f"{self.kind.value} {sep.join(map(card_text, self.cards))} for {self.points}"
 
 
-@dataclass(frozen=True, slots=True)
-class ShowScore:
-    """The full count of a hand or crib: every item, the subtotals and the total."""
+class ShowScore(NamedTuple):
+    """The full count of a hand or crib: every item, the subtotals and the total (a named
+    tuple, made for every hand counted)."""
 
     hand: tuple[Card, ...]
     starter: Card
@@ -163,24 +165,24 @@ def score_show(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Sh
     a suit in the hand score 4, 5 with the starter; the crib scores only a five-card flush.
     His nobs: the jack in hand of the starter's suit scores 1.
     """
-    check_show(hand, starter)
-    cards = sorted([*hand, starter])
+    five = (*hand, starter)
+    if starter is None or len(hand) != HAND_SIZE or len(set(map(_INDEX, five))) != 5:
+        check_show(hand, starter)  # says what is wrong
+    cards = in_order(five)
     items = [
-        ShowItem(kind, tuple(cards[i] for i in where), points)
-        for kind, where, points in _rank_items(tuple(card.rank for card in cards))
+        _made(ShowItem, (kind, where(cards), points))
+        for kind, where, points in _rank_items(tuple(map(_RANK, cards)))
     ]
-    suits = {card.suit for card in hand}
-    if len(suits) == 1:
-        if starter.suit in suits:
+    suit = hand[0].suit
+    if hand[1].suit is suit and hand[2].suit is suit and hand[3].suit is suit:
+        if starter.suit is suit:
             items.append(ShowItem(ShowKind.FLUSH, tuple(cards), 5))
         elif not crib:
-            items.append(ShowItem(ShowKind.FLUSH, tuple(sorted(hand)), 4))
-    items.extend(
-        ShowItem(ShowKind.NOBS, (card,), 1)
-        for card in hand
-        if card.rank == JACK and card.suit is starter.suit
-    )
-    return ShowScore(tuple(hand), starter, crib, tuple(items))
+            items.append(ShowItem(ShowKind.FLUSH, tuple(in_order(hand)), 4))
+    for card in hand:
+        if card.rank == JACK and card.suit is starter.suit:
+            items.append(ShowItem(ShowKind.NOBS, (card,), 1))
+    return _made(ShowScore, (tuple(hand), starter, crib, tuple(items)))
 
 
 def _is_run(cards: Sequence[Card]) -> bool:
@@ -188,11 +190,26 @@ def _is_run(cards: Sequence[Card]) -> bool:
     return all(b - a == 1 for a, b in pairwise(ranks))
 
 
+_INDEX, _RANK = attrgetter("index"), attrgetter("rank")
+_made = tuple.__new__
+"""A named tuple made from its fields in one call in C (a named tuple's own constructor
+runs in Python): every hand counted makes a show and its items, and the breakdown is to
+keep up with :func:`show_total`."""
+
+Picks = Callable[[Sequence[Card]], tuple[Card, ...]]
+"""Takes the cards of one item from the five, sorted (an ``itemgetter`` of positions)."""
+
+
 @cache
-def _rank_items(ranks: tuple[int, ...]) -> tuple[tuple[ShowKind, tuple[int, ...], int], ...]:
-    """The fifteens, pairs and runs of five cards sorted by rank, as the positions of the
-    cards that make each: the ranks alone decide them (the suits only the flush and
-    nobs), and there are 6,188 rank multisets, so each is worked out once."""
+def _rank_items(ranks: tuple[int, ...]) -> tuple[tuple[ShowKind, Picks, int], ...]:
+    """The fifteens, pairs and runs of five cards sorted by rank, each as what picks its
+    cards out of them: the ranks alone decide them (the suits only the flush and nobs),
+    and there are 6,188 rank multisets, so each is worked out once."""
+    return tuple((kind, itemgetter(*where), points) for kind, where, points in _rank_places(ranks))
+
+
+def _rank_places(ranks: tuple[int, ...]) -> list[tuple[ShowKind, tuple[int, ...], int]]:
+    """The fifteens, pairs and runs of five ranks, sorted, as their positions."""
     items: list[tuple[ShowKind, tuple[int, ...], int]] = []
     values = [min(rank, 10) for rank in ranks]
     places = range(len(ranks))
@@ -212,7 +229,7 @@ def _rank_items(ranks: tuple[int, ...]) -> tuple[tuple[ShowKind, tuple[int, ...]
         if runs:
             items.extend((ShowKind.RUN, where, size) for where in runs)
             break
-    return tuple(items)
+    return items
 
 
 # --- the fast count -------------------------------------------------------------------

@@ -4,7 +4,9 @@ play between two known hands. Suits never matter in the play, so cards are ranks
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from typing import TypeVar
 
 from cribcli.players import odds
 from cribcli.scoring import COUNT_LIMIT
@@ -63,6 +65,9 @@ def _without(hand: tuple[int, ...], rank: int) -> tuple[int, ...]:
     return hand[:i] + hand[i + 1 :]
 
 
+K = TypeVar("K")
+V = TypeVar("V", int, float)
+
 Position = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, bool, bool, bool]
 """Who is to lay and the other's cards, the pile's scoring end, the count, who has said
 go, and whether the other laid last: what :func:`outcome` takes."""
@@ -96,24 +101,37 @@ def outcome(
 
 
 def _outcome(state: Position, alpha: int, beta: int) -> int:
-    """:func:`outcome` searched with alpha-beta in the window (``alpha``, ``beta``): exact
-    inside it; outside, a bound on the right side of it."""
-    lower, upper = _known.get(state, (-WIDE, WIDE))
+    """:func:`outcome` searched with alpha-beta in the window (``alpha``, ``beta``)."""
+    return _windowed(_known, state, alpha, beta, _search, (-WIDE, WIDE))
+
+
+def _windowed(
+    table: dict[K, tuple[V, V]],
+    state: K,
+    alpha: V,
+    beta: V,
+    search: Callable[[K, V, V], V],
+    widest: tuple[V, V],
+) -> V:
+    """A position's value searched in the window (``alpha``, ``beta``): exact inside it;
+    outside, a bound on the right side of it. ``table`` keeps what each search found
+    (bounds), so that a position met again is searched no wider than it must be."""
+    lower, upper = table.get(state, widest)
     if lower >= beta:
         return lower
     if upper <= alpha or lower == upper:
         return upper
     low, high = max(alpha, lower), min(beta, upper)
-    value = _search(state, low, high)
+    value = search(state, low, high)
     if value <= low:
         upper = value
     elif value >= high:
         lower = value
     else:
         lower = upper = value
-    if len(_known) >= KNOWN_LIMIT:
-        _known.clear()
-    _known[state] = (lower, upper)
+    if len(table) >= KNOWN_LIMIT:
+        table.clear()
+    table[state] = (lower, upper)
     return value
 
 
@@ -232,23 +250,7 @@ def win_chance(
 
 def _win(state: Chance, alpha: float, beta: float) -> float:
     """:func:`win_chance` searched with alpha-beta in the window (``alpha``, ``beta``)."""
-    lower, upper = _chances.get(state, (0.0, 1.0))
-    if lower >= beta:
-        return lower
-    if upper <= alpha or lower == upper:
-        return upper
-    low, high = max(alpha, lower), min(beta, upper)
-    value = _search_win(state, low, high)
-    if value <= low:
-        upper = value
-    elif value >= high:
-        lower = value
-    else:
-        lower = upper = value
-    if len(_chances) >= KNOWN_LIMIT:
-        _chances.clear()
-    _chances[state] = (lower, upper)
-    return value
+    return _windowed(_chances, state, alpha, beta, _search_win, (0.0, 1.0))
 
 
 def _search_win(state: Chance, alpha: float, beta: float) -> float:
