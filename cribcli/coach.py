@@ -480,16 +480,17 @@ def judge_lay(seen: View, laid: Card, seed: int | str) -> Decision | None:
     values = HardPlayer(seed, seen.seat).lay_values(seen, REVIEW_WIN_DEALS)
     if not values:
         return None
+    # Hard's own measure: the most points, unless near the end another card is really
+    # likelier to win; then what a card lost is the chance of winning, in points.
     chosen = values[laid]
+    best = next(card for card, worth in values.items() if worth.chosen)
+    by_points = max(options, key=lambda card: (values[card].net, -card.rank))
     chance = None
-    if chosen.chance is None:
-        best = max(options, key=lambda card: (values[card].net, -card.rank))
+    best_chance = values[best].chance
+    if best.rank == by_points.rank or best_chance is None or chosen.chance is None:
         lost = values[best].net - chosen.net
     else:
-        top = max(worth.chance or 0.0 for worth in values.values())
-        near = [card for card in options if (values[card].chance or 0.0) >= top - CLOSE]
-        best = max(near, key=lambda card: (values[card].net, -card.rank))
-        chance = 0.0 if chosen.chance >= top - CLOSE else top - chosen.chance
+        chance = max(best_chance - chosen.chance, 0.0)
         lost = chance / point_chance(seen.rules.target)
     if best.rank == laid.rank:
         best = laid

@@ -65,11 +65,13 @@ class Option(NamedTuple):
 
 
 class LayWorth(NamedTuple):
-    """A card to lay as hard values it: the points it nets, and near the end its chance of
-    winning (else None)."""
+    """A card to lay as hard values it: the points it nets, near the end its chance of
+    winning (else None), and whether it is the one hard lays (the most points, unless
+    another is really likelier to win: see :func:`surer`)."""
 
     net: float
     chance: float | None
+    chosen: bool
 
 
 CLOSE = 0.002
@@ -96,28 +98,23 @@ class HardPlayer(NormalPlayer):
         return max(options, key=lambda o: o.net).value.discard
 
     def play(self, view: View) -> Card:
-        """The card with the best average over sampled hands of the other player."""
+        """A sure point that wins; else the card worth most points over sampled hands of
+        the other player, or near the end the one really likelier to win
+        (:meth:`lay_values`)."""
         options = view.playable()
         if len(options) == 1 or view.rules.players != 2:
             return super().play(view)
-        mine, theirs = needs(view)
+        mine = needs(view)[0]
         pile = pile_ranks(view)
         winners = [
             c for c in options if points(pile + (c.rank,), view.count + value(c.rank)) >= mine
         ]
         if winners:
             return winners[0]
-        draws = self._sample_hands(view)
-        if not draws:
+        values = self.lay_values(view)
+        if not values:
             return super().play(view)
-        samples = tally(draws)
-        ranks = sorted({card.rank for card in options})
-        totals = _lay_totals(view, samples, ranks)
-        best_rank = max(ranks, key=lambda rank: (totals[rank], -rank))
-        if min(mine, theirs) <= ENDGAME:
-            weights, chances = self._win_chances(view, tally(draws[:WIN_DEALS]), ranks)
-            best_rank = surer(best_rank, chances, weights)
-        return next(card for card in options if card.rank == best_rank)
+        return next(card for card, worth in values.items() if worth.chosen)
 
     def lay_values(self, view: View, win_deals: int = WIN_DEALS) -> dict[Card, LayWorth]:
         """What each card that can be laid is worth in the rest of this play (two
@@ -134,12 +131,16 @@ class HardPlayer(NormalPlayer):
         ranks = sorted({card.rank for card in options})
         totals = _lay_totals(view, samples, ranks)
         weight = sum(samples.values())
+        chosen = max(ranks, key=lambda rank: (totals[rank], -rank))
         chances: dict[int, float] = {}
         if min(needs(view)) <= ENDGAME:
             weights, each = self._win_chances(view, tally(draws[:win_deals]), ranks)
             chances = {rank: _mean(each[rank], weights) for rank in ranks}
+            chosen = surer(chosen, each, weights)
+        first = next(card for card in options if card.rank == chosen)
         return {
-            card: LayWorth(totals[card.rank] / weight, chances.get(card.rank)) for card in options
+            card: LayWorth(totals[card.rank] / weight, chances.get(card.rank), card == first)
+            for card in options
         }
 
     def _win_chances(
@@ -257,7 +258,7 @@ def surer(by_points: int, chances: dict[int, list[float]], weights: list[float])
     for rank, theirs in chances.items():
         differences = [a - b for a, b in zip(theirs, chances[by_points], strict=True)]
         gain = _mean(differences, weights)
-        real = gain > SURE * _error(differences, weights) or min(differences) >= 0
+        real = gain > SURE * _error(differences, weights) or min(differences) > -1e-9
         if rank != by_points and gain > CLOSE and real:
             gains[rank] = gain
     return max(gains, key=lambda rank: (gains[rank], -rank)) if gains else by_points

@@ -140,8 +140,11 @@ class GameUI:
                     self.say(coach_line(decision, self.table.style))
 
     def _coach_game(self) -> None:
-        """At the end of the game: what all the decisions lost, and where to see them."""
+        """At the end of the game: the last round's costly decisions (it had no show to
+        follow, or the game ended in it), then what all the decisions lost, and where to
+        see them."""
         last = self.session.state.round
+        self._coach_round(last)
         whole = joined([self.judged(number) for number in range(1, last + 1)])
         self.game_review = whole
         if self.as_json:
