@@ -162,8 +162,7 @@ class Engine:
         ``limit`` seconds. An answer written before the question was asked breaks the
         protocol (it would be taken for the answer to the next)."""
         deadline = time.monotonic() + limit
-        if self._buffer.strip() or self._readable(0):
-            self._fail("it wrote a line nobody asked for")
+        self._nothing_unasked()
         self._send(messages, deadline, limit)
         line = self._line(deadline, limit, what)
         try:
@@ -190,6 +189,19 @@ class Engine:
                 left = deadline - time.monotonic()
                 if left <= 0 or not selector.select(left):
                     self._fail(f"it took in nothing for {limit:g} s")
+
+    def _nothing_unasked(self) -> None:
+        """Before a question: fail if it has written anything since its last answer (it
+        would be read as the answer), or has stopped."""
+        if not self._buffer.strip() and self._readable(0):
+            process = self._running()
+            assert process.stdout is not None
+            chunk = os.read(process.stdout.fileno(), LINE_LIMIT)
+            if not chunk:
+                self._fail(self._stopped("before its next question", "output"))
+            self._buffer += chunk
+        if self._buffer.strip():
+            self._fail("it wrote a line nobody asked for")
 
     def _readable(self, timeout: float) -> bool:
         """Whether it has written something not yet read, waiting ``timeout`` at most."""

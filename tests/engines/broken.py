@@ -1,8 +1,9 @@
 """An engine that plays legally (its first cards, its first playable card) until its
 fifth decision, then breaks the protocol as told: ``illegal``, ``sleep``, ``junk``,
-``exit``, ``long``, ``chatty``, ``mute`` (never says hello), ``children`` (starts a process that
-would outlive it, then sleeps); or ``spawns``: plays legally to the end, having started
-a process that ignores SIGTERM and would outlive it."""
+``exit``, ``quits`` (after answering), ``long``, ``chatty``, ``mute`` (never says
+hello), ``children`` (starts a process that would outlive it, then sleeps); or
+``spawns``: plays legally to the end, having started a process that ignores SIGTERM and
+would outlive it."""
 
 import json
 import subprocess
@@ -45,6 +46,9 @@ for line in sys.stdin:
                 sys.exit(3)
             elif mode == "long":
                 sys.stdout.write("x" * 200_000)
+            elif mode == "quits":  # answers, then stops before it is asked again
+                print(json.dumps(legal(message, kind)), flush=True)
+                sys.exit(4)
             elif mode == "chatty":  # answers, then says more than it was asked
                 print(json.dumps(legal(message, kind)))
                 print(json.dumps({"thinking": "aloud"}))
