@@ -25,10 +25,13 @@ pytestmark = [
 
 
 class Screen:
-    """A game in a tmux window of a given size."""
+    """A game in a tmux window of a given size, on a tmux server of its own (tests run
+    side by side: a shared server that one test's last session shuts down would refuse
+    another's new one)."""
 
     def __init__(self, home: Path, width: int, height: int, env: dict[str, str], *args: str):
         self.name = f"cribbage-{uuid.uuid4().hex[:8]}"
+        self.tmux = ["tmux", "-L", self.name]
         self.width, self.height = width, height
         command = " ".join(
             [
@@ -40,7 +43,7 @@ class Screen:
             ]
         )
         subprocess.run(
-            ["tmux", "new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height)]
+            [*self.tmux, "new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height)]
             + ["env -u NO_COLOR -u TERM -u COLUMNS -u LINES " + command],
             check=True,
             cwd=Path(__file__).resolve().parent.parent,
@@ -49,7 +52,7 @@ class Screen:
     def text(self) -> list[str]:
         """The screen, a line a row."""
         done = subprocess.run(
-            ["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True
+            [*self.tmux, "capture-pane", "-p", "-t", self.name], capture_output=True, text=True
         )
         return done.stdout.rstrip("\n").split("\n")
 
@@ -66,10 +69,10 @@ class Screen:
         raise AssertionError(f"never saw {words!r}:\n" + "\n".join(last))
 
     def type(self, text: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", self.name, text, "Enter"], check=True)
+        subprocess.run([*self.tmux, "send-keys", "-t", self.name, text, "Enter"], check=True)
 
     def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        subprocess.run([*self.tmux, "kill-server"], capture_output=True)
 
 
 @pytest.fixture
