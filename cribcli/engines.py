@@ -16,6 +16,7 @@ import contextlib
 import os
 import selectors
 import shlex
+import shutil
 import signal
 import subprocess
 import time
@@ -80,6 +81,13 @@ class EngineCommand:
         if len(command) > COMMAND_LIMIT:
             raise CribbageError(f"the engine command is longer than {COMMAND_LIMIT} characters")
         return cls(command, argv)
+
+    def found(self) -> bool:
+        """Whether its program can be found: on the PATH, or at the path given."""
+        program = self.argv[0]
+        if os.sep in program:
+            return os.access(program, os.X_OK) and os.path.isfile(program)
+        return shutil.which(program) is not None
 
 
 class Engine:

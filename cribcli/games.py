@@ -443,7 +443,13 @@ class HeldGame:
         a new one. ``abandon`` (``--new``) throws it away, if ``ask`` agrees (None: there
         is nobody to ask). Options only a new game takes (``new_options``) with a game in
         progress are a UsageProblem, unless ``ask`` agrees to abandon the game. Its
-        computers and engines are seated (see :func:`seated`)."""
+        computers and engines are seated (see :func:`seated`). An engine whose program
+        cannot be found is a CribbageError before anything is abandoned."""
+        if self.opponent is not None and not self.opponent.found():
+            program = self.opponent.argv[0]
+            raise CribbageError(
+                f"the engine `{self.opponent.command}` cannot play: there is no program `{program}`"
+            )
         session = self._kept_on(abandon=abandon, new_options=new_options, ask=ask)
         if session is not None:
             _, session.computers = seated(session.info, self.opponent, self.move_time, new=False)

@@ -473,9 +473,18 @@ def test_a_game_against_an_engine_is_carried_on_only_with_one(
     missing = cribbage("play", "--new", "--opponent", "engine:no-such-bot-here", stdin="quit\n")
     assert missing.status == 1
     assert missing.err.strip() == (
-        "cribbage: the engine `no-such-bot-here` cannot play: it could not be started "
-        "(No such file or directory)"
+        "cribbage: the engine `no-such-bot-here` cannot play: there is no program "
+        "`no-such-bot-here`"
     )
+    # Found before anything was abandoned: the saved game is still there to carry on.
+    kept = cribbage("play", "--opponent", BOT, stdin="quit\n")
+    assert kept.status == 0 and "Carrying on your game" in kept.out
+    # A program that is there but cannot play is found out when it starts.
+    monkeypatch.setattr(engines, "START_TIME", 0.5)
+    broken_start = cribbage(
+        "play", "--new", "--opponent", broken("mute"), "--move-time", "0.5", stdin="quit\n"
+    )
+    assert broken_start.status == 1 and "no hello within" in broken_start.err
 
 
 def test_the_in_process_example_plays_a_game_that_replays() -> None:
