@@ -176,3 +176,18 @@ def test_the_json_protocol_example_is_what_the_program_says(tmp_path: Path) -> N
         cwd=ROOT,
     )
     assert done.stdout.splitlines() == said
+
+
+def test_the_engine_limits_the_documents_give_are_the_code_s() -> None:
+    """The protocol's limits have one owner (cribcli.engines, cribcli.record); the
+    documents that state them must say what it holds."""
+    from cribcli import engines
+    from cribcli.record import REASON_LIMIT
+
+    protocol = (ROOT / "docs" / "engine-protocol.md").read_text()
+    manual = (ROOT / "man" / "cribbage.1").read_text()
+    start, move = f"{engines.START_TIME:g} seconds", f"{engines.MOVE_TIME:g} seconds"
+    assert f"has {start} to start" in protocol and f"`--move-time`, {move}" in protocol
+    assert f"within {start}" in manual and f"({engines.MOVE_TIME:g} by default" in manual
+    assert f"at most {engines.LINE_LIMIT // 1024} KiB" in protocol
+    assert f"at most {REASON_LIMIT} characters" in (ROOT / "docs" / "game-log.md").read_text()
