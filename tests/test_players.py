@@ -14,7 +14,8 @@ from cribcli.cards import Card, deck, parse_cards
 from cribcli.engine import Discard, Phase, Play, Rules, State, apply, legal_actions, new_game, view
 from cribcli.events import GameOver, Pegged, Played, Shown
 from cribcli.players import Level, computer, hard, odds, table
-from cribcli.players.pegging import after_play, outcome, points, win_chance
+from cribcli.players.careful import against, unseen_counts
+from cribcli.players.pegging import after_play, outcome, points, value, win_chance, without
 from cribcli.record import GameInfo, Seat
 from cribcli.session import next_action, run_game
 
@@ -75,6 +76,62 @@ def test_search_equals_minimax_over_the_engine(cards: list[Card], dealer: int) -
     theirs = tuple(sorted(c.rank for c in hands[dealer]))
     fast = max(after_play(r, mine, theirs, (), 0, False) for r in set(mine))
     assert fast == engine_best(state) == outcome(mine, theirs, (), 0, False, False, False)
+
+
+def engine_against_normal(state: State, me: int) -> int:
+    """Over the engine itself: ``me`` at its best, the other seat laying as the normal
+    computer does from its own view; my points minus theirs to the end of the play."""
+    careful = computer(Level.NORMAL, 0, 1 - me)
+
+    @cache
+    def best(state: State) -> int:
+        seat = state.to_play
+        assert seat is not None
+        actions = legal_actions(state)
+        if seat != me and any(isinstance(a, Play) for a in actions):
+            actions = [Play(seat, careful.play(view(state, seat)))]
+        results = []
+        for action in actions:
+            after, events = apply(state, action)
+            gained = [after.scores[s] - state.scores[s] for s in (0, 1)]
+            for e in events:
+                if isinstance(e, Shown):  # the show's points are not the play's
+                    gained[e.seat] -= e.show.total
+            net = gained[me] - gained[1 - me]
+            if not any(isinstance(e, Shown) for e in events):
+                net += best(after)
+            results.append(net)
+        return max(results) if seat == me else results[0]
+
+    return best(state)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.permutations(deck()), st.integers(0, 1))
+def test_search_against_careful_play_equals_the_engine(cards: list[Card], dealer: int) -> None:
+    """The search against a player who cannot see my cards matches the engine with the
+    normal computer in that seat, and is never worse for me than the search against a
+    player who sees them."""
+    hands = (tuple(cards[:4]), tuple(cards[4:8]))
+    state = start_of_play(hands, dealer)
+    assert state.starter is not None
+    pone = 1 - dealer
+    for me in (pone, dealer):
+        mine = tuple(sorted(c.rank for c in hands[me]))
+        theirs = tuple(c.rank for c in hands[1 - me])
+        seen = unseen_counts((*theirs, state.starter.rank))
+        unseen = tuple(4 - n for n in seen)
+        pile: tuple[int, ...] = ()
+        if me == dealer:  # the pone (normal) leads first
+            lead = computer(Level.NORMAL, 0, pone).play(view(state, pone))
+            state, _ = apply(state, Play(pone, lead))
+            pile = (lead.rank,)
+            theirs = without(theirs, lead.rank)
+        count = sum(value(r) for r in pile)
+        found = max(against(r, mine, theirs, pile, count, False, unseen) for r in set(mine))
+        assert found == engine_against_normal(state, me)
+        minimax = outcome(mine, tuple(sorted(theirs)), pile, count, False, False, True)
+        assert found >= minimax
 
 
 def engine_win(state: State, shows: tuple[int, int]) -> float:

@@ -209,8 +209,8 @@ def test_review_of_a_log(cribbage: Run, snapshot: SnapshotAssertion) -> None:
     assert lines[1] == "Decisions of Ann (seat 0), marked by what they lost."
     assert lines[2] == "Round 1 (Bob's crib)"
     assert lines[3].startswith("  throw ")
-    summary = lines.index("49 decisions over 13 deals: 72.85 points lost.")
-    assert lines[summary + 1].startswith("A deal: 5.60 lost (throws ")
+    summary = lines.index("49 decisions over 13 deals: 75.52 points lost.")
+    assert lines[summary + 1].startswith("A deal: 5.81 lost (throws ")
     assert lines[summary + 2].startswith("Marks: ") and lines[summary + 3] == "Costliest:"
     assert [line.split(",")[0] for line in lines[summary + 4 :]] == ["  round 13"] + [
         "  round 9",

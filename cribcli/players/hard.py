@@ -7,7 +7,9 @@ peg (:mod:`cribcli.players.pegs`: a table of plays with every card known, counte
 share of it that real plays show, :data:`PEGGING`). In the play (two players) it deals
 the other player many hands that fit everything seen so far (the cards laid, and every
 go: a go means each card then held would have passed 31), plays the rest of the play out
-against each with both sides at their best, and lays the card with the best average.
+against each, itself at its best and the other laying as a careful player does from what
+it can see (it cannot see hard's cards, so it does not answer as if it could), and lays
+the card with the best average.
 
 Near the end (either side within :data:`ENDGAME` points) it plays to win, not for points:
 it takes a sure point that wins; it discards for the best chance of winning (the chance of
@@ -31,8 +33,9 @@ from cribcli.analysis import DiscardValue, analyse
 from cribcli.cards import JACK, Card, SeededStream
 from cribcli.engine import View
 from cribcli.players import cribs, odds, pegs
+from cribcli.players.careful import against, unseen_counts
 from cribcli.players.normal import NormalPlayer, pile_ranks, unseen_by
-from cribcli.players.pegging import after_play, lay_chance, points, value
+from cribcli.players.pegging import lay_chance, points, value
 from cribcli.scoring import COUNT_LIMIT, HAND_SIZE, MAX_SHOW, rank_key, rank_table, show_total
 
 PLAY_DEALS = 200
@@ -228,18 +231,21 @@ def discard_options(view: View) -> list[Option]:
     return [option._replace(chance=chance(option)) for option in options]
 
 
-def _lay_totals(view: View, samples: Counter[Sample], ranks: list[int]) -> Counter[int]:
-    """Each rank's net points over the sampled hands, weighted (the sum, not the mean)."""
+def _lay_totals(view: View, samples: Counter[Sample], ranks: list[int]) -> dict[int, float]:
+    """Each rank's net points over the sampled hands, weighted (the sum, not the mean),
+    the other laying as a careful player does from what it can know: its own cards, what
+    it threw, and the cards laid (:func:`cribcli.players.careful.against`)."""
     held = tuple(sorted(card.rank for card in view.hand))
     pile = pile_ranks(view)
     other_out = (1 - view.seat) in view.passed
-    hands: Counter[tuple[int, ...]] = Counter()
-    for (their_held, _), weight in samples.items():
-        hands[their_held] += weight
-    totals: Counter[int] = Counter()
-    for their_held, weight in hands.items():
+    assert view.starter is not None
+    seen = [view.starter.rank, *(card.rank for _, card in view.plays)]
+    totals = dict.fromkeys(ranks, 0.0)
+    for (their_held, their_thrown), weight in samples.items():
+        unseen = tuple(4 - n for n in unseen_counts((*seen, *their_held, *their_thrown)))
         for rank in ranks:
-            totals[rank] += weight * after_play(rank, held, their_held, pile, view.count, other_out)
+            net = against(rank, held, their_held, pile, view.count, other_out, unseen)
+            totals[rank] += weight * net
     return totals
 
 

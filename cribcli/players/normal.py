@@ -9,15 +9,10 @@ other side has said go it plays the cards it holds in the order that scores most
 
 from __future__ import annotations
 
-from collections import Counter
-from itertools import permutations
-from math import comb
-
 from cribcli.analysis import analyse
 from cribcli.cards import Card, deck
 from cribcli.engine import View
-from cribcli.players.pegging import points, value
-from cribcli.scoring import COUNT_LIMIT
+from cribcli.players.careful import choose, unseen_counts
 
 
 def unseen_by(view: View) -> list[Card]:
@@ -55,69 +50,17 @@ class NormalPlayer:
         return analyse(view.hand, dealer=view.is_dealer, players=view.rules.players)[0].discard
 
     def play(self, view: View) -> Card:
-        """The playable card with the best points less the expected reply."""
-        options = view.playable()
-        if len(options) == 1:
-            return options[0]
-        if view.pile and others_out(view):
-            return run_out(view, options)
-        unseen = unseen_by(view)
-        reply_holders = [
-            view.held[s]
-            for s in range(view.rules.players)
-            if s != view.seat and s not in view.passed
-        ]
-        held = max(reply_holders, default=0)
-        return max(options, key=lambda card: self.weigh(view, card, unseen, held))
-
-    def weigh(self, view: View, card: Card, unseen: list[Card], held: int) -> float:
-        """Points now, less the points an answer would likely take, plus leading sense."""
-        pile = pile_ranks(view) + (card.rank,)
-        count = view.count + value(card.rank)
-        score = float(points(pile, count))
-        if count < COUNT_LIMIT and held:
-            score -= expected_reply(pile, count, unseen, held)
-        if not view.pile:
-            # Lead low: under 5 nobody can make 15 with one card; never a 5.
-            score += 0.4 if value(card.rank) < 5 else 0.0
-            score -= 1.0 if card.rank == 5 else 0.0
-        # Keep low cards for later in the count, where they still fit.
-        score += 0.02 * value(card.rank)
-        return score
-
-
-def expected_reply(pile: tuple[int, ...], count: int, unseen: list[Card], held: int) -> float:
-    """The points the other side's best answer is worth on average, roughly: each rank's
-    points times the chance they hold one of it (a card of each rank among ``held``)."""
-    ranks = Counter(card.rank for card in unseen)
-    pool = len(unseen)
-    total = 0.0
-    for rank, number in ranks.items():
-        if count + value(rank) > COUNT_LIMIT:
-            continue
-        gained = points(pile + (rank,), count + value(rank))
-        if gained:
-            chance = 1 - comb(pool - number, held) / comb(pool, held) if pool >= held else 0.0
-            total += gained * chance
-    return total * 0.6
-
-
-def run_out(view: View, options: tuple[Card, ...]) -> Card:
-    """The other side is out of this count: lay the cards in the order that scores most."""
-    best: tuple[int, int] = (-1, 0)
-    choice = options[0]
-    for order in permutations(view.hand):
-        pile = pile_ranks(view)
-        count = view.count
-        gained = laid = 0
-        for card in order:
-            if count + value(card.rank) > COUNT_LIMIT:
-                break
-            pile += (card.rank,)
-            count += value(card.rank)
-            gained += points(pile, count)
-            laid += 1
-        if laid and (gained, laid) > best:
-            best = (gained, laid)
-            choice = order[0]
-    return choice
+        """The playable card with the best points less the expected reply
+        (:func:`cribcli.players.careful.choose`)."""
+        reply = max(
+            (
+                view.held[s]
+                for s in range(view.rules.players)
+                if s != view.seat and s not in view.passed
+            ),
+            default=0,
+        )
+        unseen = unseen_counts(tuple(card.rank for card in unseen_by(view)))
+        hand = tuple(card.rank for card in view.hand)
+        rank = choose(hand, pile_ranks(view), view.count, unseen, reply, others_out(view))
+        return next(card for card in view.playable() if card.rank == rank)

@@ -60,7 +60,8 @@ def scoring_tail(pile: tuple[int, ...]) -> tuple[int, ...]:
     return pile[start:]
 
 
-def _without(hand: tuple[int, ...], rank: int) -> tuple[int, ...]:
+def without(hand: tuple[int, ...], rank: int) -> tuple[int, ...]:
+    """``hand`` less one card of ``rank``."""
     i = hand.index(rank)
     return hand[:i] + hand[i + 1 :]
 
@@ -196,7 +197,7 @@ def _after(
     new_pile = pile + (rank,)
     new_count = count + value(rank)
     gained = points(new_pile, new_count)
-    rest = _without(mover, rank)
+    rest = without(mover, rank)
     if new_count == COUNT_LIMIT:
         # 31: no go point; the count restarts with the other (or the mover, if the other
         # has no cards left)
@@ -327,7 +328,7 @@ def _lay(
     if gained >= needs[0]:
         return 1.0
     needs = (needs[0] - gained, needs[1])
-    rest = _without(mover, rank)
+    rest = without(mover, rank)
     if new_count == COUNT_LIMIT:
         if other:
             return 1 - _new_count(other, rest, *_swap(needs, shows), 1 - beta, 1 - alpha)

@@ -1,0 +1,185 @@
+"""Careful pegging on ranks: how the normal computer chooses a card, from only what it
+can know, and a search of the rest of the play against a player who chooses so.
+
+The normal computer lays by :func:`choose`. The hard computer, searching the play over
+hands it deals the other player, lets that player choose by it too (:func:`against`):
+a player who cannot see hard's cards does not answer as if it could, so a search that
+assumes it does never sets a trap and fears plays nobody would make.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import permutations
+from math import comb
+
+from cribcli.players.pegging import points, scoring_tail, value, without
+from cribcli.scoring import COUNT_LIMIT
+
+Ranks = tuple[int, ...]
+Unseen = tuple[int, ...]
+"""How many cards of each rank (ace first) a player has not seen."""
+
+
+def unseen_counts(ranks: Ranks) -> Unseen:
+    """The :data:`Unseen` counts of these ranks."""
+    counts = [0] * 13
+    for rank in ranks:
+        counts[rank - 1] += 1
+    return tuple(counts)
+
+
+def choose(hand: Ranks, pile: Ranks, count: int, unseen: Unseen, reply: int, out: bool) -> int:
+    """The rank a careful player lays from ``hand`` (some card of it must fit): the one
+    that scores most when the others are ``out`` of this count; else the one with the best
+    points less the expected answer from a player holding ``reply`` cards, plus leading
+    sense. ``unseen``: the cards it has not seen. Among equals, the first in ``hand``."""
+    options = [rank for rank in hand if count + value(rank) <= COUNT_LIMIT]
+    if len(options) == 1:
+        return options[0]
+    if pile and out:
+        return run_out(hand, pile, count)
+    return max(options, key=lambda rank: weigh(rank, pile, count, unseen, reply))
+
+
+def weigh(rank: int, pile: Ranks, count: int, unseen: Unseen, reply: int) -> float:
+    """Points now, less the points an answer would likely take, plus leading sense."""
+    laid = pile + (rank,)
+    total = count + value(rank)
+    score = float(points(laid, total))
+    if total < COUNT_LIMIT and reply:
+        score -= expected_reply(laid, total, unseen, reply)
+    if not pile:
+        # Lead low: under 5 nobody can make 15 with one card; never a 5.
+        score += 0.4 if value(rank) < 5 else 0.0
+        score -= 1.0 if rank == 5 else 0.0
+    # Keep low cards for later in the count, where they still fit.
+    score += 0.02 * value(rank)
+    return score
+
+
+def expected_reply(pile: Ranks, count: int, unseen: Unseen, held: int) -> float:
+    """The points the other side's best answer is worth on average, roughly: each rank's
+    points times the chance they hold one of it (a card of each rank among ``held``)."""
+    pool = sum(unseen)
+    total = 0.0
+    for index, number in enumerate(unseen):
+        rank = index + 1
+        if not number or count + value(rank) > COUNT_LIMIT:
+            continue
+        gained = points(pile + (rank,), count + value(rank))
+        if gained:
+            total += gained * _holds_one(pool, number, held)
+    return total * 0.6
+
+
+@lru_cache(maxsize=1024)
+def _holds_one(pool: int, number: int, held: int) -> float:
+    """The chance that ``held`` cards drawn from ``pool`` include one of ``number``."""
+    return 1 - comb(pool - number, held) / comb(pool, held) if pool >= held else 0.0
+
+
+def run_out(hand: Ranks, pile: Ranks, count: int) -> int:
+    """The others are out of this count: the first rank of the order that scores most."""
+    best: tuple[int, int] = (-1, 0)
+    choice = hand[0]
+    for order in permutations(hand):
+        laid_pile = pile
+        total = count
+        gained = laid = 0
+        for rank in order:
+            if total + value(rank) > COUNT_LIMIT:
+                break
+            laid_pile += (rank,)
+            total += value(rank)
+            gained += points(laid_pile, total)
+            laid += 1
+        if laid and (gained, laid) > best:
+            best = (gained, laid)
+            choice = order[0]
+    return choice
+
+
+def against(
+    rank: int, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, they_out: bool, unseen: Unseen
+) -> int:
+    """I lay ``rank`` from ``mine``; then the rest of the play, I at my best and the other
+    choosing by :func:`choose` from ``theirs`` and what it has not seen (``unseen``, my
+    cards among them): my points less theirs. ``they_out``: they said go in this count."""
+    return _lay(rank, mine, theirs, pile, count, False, they_out, True, unseen)
+
+
+Turn = tuple[Ranks, Ranks, Ranks, int, bool, bool, bool, bool, Unseen]
+"""My cards, theirs, the pile's scoring end, the count, whether I and they said go,
+whether I laid last, whether it is my turn, and what they have not seen."""
+
+
+@lru_cache(maxsize=8_192)
+def _rest(state: Turn) -> int:
+    mine, theirs, pile, count, my_go, their_go, mine_last, my_turn, unseen = state
+    if not mine and not theirs:
+        if not pile or count == COUNT_LIMIT:
+            return 0
+        return 1 if mine_last else -1
+    hand, gone = (mine, my_go) if my_turn else (theirs, their_go)
+    options = [] if gone else [r for r in hand if count + value(r) <= COUNT_LIMIT]
+    if not options:
+        other, other_gone = (theirs, their_go) if my_turn else (mine, my_go)
+        if not other_gone and any(count + value(r) <= COUNT_LIMIT for r in other):
+            # a go (or no cards): the other plays on
+            if my_turn:
+                my_go = True
+            else:
+                their_go = True
+            state = (mine, theirs, pile, count, my_go, their_go, mine_last, not my_turn, unseen)
+            return _rest(state)
+        # nobody can play: the go point to whoever laid last, and a new count led by the
+        # player after them
+        point = 0 if count in (0, COUNT_LIMIT) or not pile else 1
+        point = point if mine_last else -point
+        return point + _fresh(mine, theirs, not mine_last, unseen)
+    if my_turn:
+        return max(
+            _lay(r, mine, theirs, pile, count, my_go, their_go, True, unseen) for r in set(options)
+        )
+    reply = 0 if my_go else len(mine)
+    rank = choose(theirs, pile, count, unseen, reply, my_go or not mine)
+    return _lay(rank, mine, theirs, pile, count, my_go, their_go, False, unseen)
+
+
+def _lay(
+    rank: int,
+    mine: Ranks,
+    theirs: Ranks,
+    pile: Ranks,
+    count: int,
+    my_go: bool,
+    their_go: bool,
+    by_me: bool,
+    unseen: Unseen,
+) -> int:
+    laid = pile + (rank,)
+    total = count + value(rank)
+    gained = points(laid, total)
+    if by_me:
+        mine = without(mine, rank)
+        left = list(unseen)
+        left[rank - 1] -= 1
+        unseen = tuple(left)
+    else:
+        theirs = without(theirs, rank)
+        gained = -gained
+    if total == COUNT_LIMIT:
+        # 31: no go point; the count restarts with the other (or the same player, if the
+        # other has no cards left)
+        return gained + _fresh(mine, theirs, not by_me, unseen)
+    state = (mine, theirs, scoring_tail(laid), total, my_go, their_go, by_me, not by_me, unseen)
+    return gained + _rest(state)
+
+
+def _fresh(mine: Ranks, theirs: Ranks, i_lead: bool, unseen: Unseen) -> int:
+    """A new count, led by me if ``i_lead`` (or by them if I have no cards), else by them
+    (or by me if they have none)."""
+    if not (mine if i_lead else theirs):
+        i_lead = not i_lead
+    return _rest((mine, theirs, (), 0, False, False, False, i_lead, unseen))
