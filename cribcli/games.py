@@ -168,11 +168,12 @@ def no_takebacks(info: GameInfo) -> str | None:
 
 
 def computers(info: GameInfo) -> dict[int, Player]:
-    """The computer players of a game, by seat (not its engines: see :func:`seated`)."""
+    """The computer players of a game, by seat, with the seats they took over (not its
+    engines: see :func:`seated`)."""
     return {
         seat: computer(spec.level or Level.NORMAL, info.seed, seat)
         for seat, spec in enumerate(info.seats)
-        if spec.player == "computer"
+        if spec.played_by_computer
     }
 
 

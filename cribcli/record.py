@@ -158,12 +158,20 @@ def parse_toml(text: str) -> dict[str, Any]:
 class Seat:
     """Who sits in a seat: a name, ``human``, ``computer`` or ``engine``, a computer's
     level, and an engine's command (a program speaking docs/engine-protocol.md; the name
-    is the one it gave)."""
+    is the one it gave). A person's seat the computer took over (the person was away, at
+    a served table) has ``taken``: how many of the game's actions had been taken then,
+    and ``level``: the computer's."""
 
     name: str
     player: PlayerKind = "human"
     level: Level | None = None
     command: str | None = None
+    taken: int | None = None
+
+    @property
+    def played_by_computer(self) -> bool:
+        """Whether the computer decides for this seat (from the start, or taken over)."""
+        return self.player == "computer" or self.taken is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,6 +397,8 @@ def _takebacks(doc: dict[str, Any]) -> int:
 
 TAKEBACKS_LIMIT = 100_000
 """More takebacks than a game could hold (a game has a few hundred moves)."""
+ACTIONS_LIMIT = 100_000
+"""More actions than a game could hold."""
 
 
 def _seat(doc: object, where: str) -> Seat:
@@ -401,16 +411,25 @@ def _seat(doc: object, where: str) -> Seat:
     if player not in get_args(PlayerKind):
         raise LogError(f"{where}: `player` is {' or '.join(get_args(PlayerKind))}")
     if player == "human":
-        return Seat(name, "human")
+        taken = doc.get("taken")
+        if taken is None:
+            return Seat(name, "human")
+        if type(taken) is not int or not 0 <= taken <= ACTIONS_LIMIT:
+            raise LogError(f"{where}: `taken` is a number of actions, 0 to {ACTIONS_LIMIT}")
+        return Seat(name, "human", _level(doc, where), taken=taken)
     if player == "engine":
         command = _field(doc, "command", str, where)
         if not command or len(command) > COMMAND_LIMIT:
             raise LogError(f"{where}: an engine's `command` is 1 to {COMMAND_LIMIT} characters")
         return Seat(name, "engine", command=command)
+    return Seat(name, "computer", _level(doc, where))
+
+
+def _level(doc: dict[str, Any], where: str) -> Level:
     level = doc.get("level")
     if not isinstance(level, str) or level not in set(Level):
         raise LogError(f"{where}: a computer's `level` is {', '.join(Level)}")
-    return Seat(name, "computer", Level(level))
+    return Level(level)
 
 
 def _round(doc: object, number: int) -> RoundRecord:
@@ -586,6 +605,12 @@ def replay(log: GameLog) -> Replay:
         state = _apply(state, forfeit, "result", result)
     for record, events in zip(log.rounds, _by_round(result.events), strict=False):
         _check_round(record, events)
+    for number, spec in enumerate(info.seats):
+        if spec.taken is not None and spec.taken > len(result.actions):
+            raise LogError(
+                f"seats[{number}]: taken by the computer after action {spec.taken}, but the "
+                f"game has {len(result.actions)}"
+            )
     result.state = state
     _check_result(log, state, result.events)
     return result

@@ -31,9 +31,10 @@ from cribcli.players.base import Listener, Player, PlayerFailed
 from cribcli.record import GameInfo, GameLog, dumps, replay
 
 
-def next_action(state: State, players: Sequence[Player]) -> Action:
-    """Ask the seat the game waits for (the first, during the discard) for its action."""
-    seat = seats_to_act(state)[0]
+def next_action(state: State, players: Sequence[Player], seat: int | None = None) -> Action:
+    """Ask the seat the game waits for (the first, during the discard; or ``seat``, one of
+    those it waits for) for its action."""
+    seat = seats_to_act(state)[0] if seat is None else seat
     if state.phase is Phase.SHOW:
         # The computer always counts its own hand and crib right.
         return Claim(seat, showing(state).total)
@@ -127,6 +128,10 @@ class Session:
         """Whether the game has ended."""
         return self.state.phase is Phase.OVER
 
+    def computer_to_act(self) -> int | None:
+        """A computer's seat the game waits for (during the discard, any of them)."""
+        return next((s for s in seats_to_act(self.state) if s in self.computers), None)
+
     @property
     def waiting_for(self) -> int | None:
         """The seat the game waits for, or None when it is over."""
@@ -186,12 +191,13 @@ class Session:
         if seat is None or seat not in self.computers:
             return None
         try:
-            action = next_action(self.state, self._players())
+            action = next_action(self.state, self.players())
         except PlayerFailed as failure:
             action = Forfeit(seat, failure.reason)
         return self.act(action)
 
-    def _players(self) -> list[Player]:
+    def players(self) -> list[Player]:
+        """A player for every seat (a person's stands in, never asked)."""
         return [self.computers.get(seat, _NOBODY) for seat in range(self.info.rules.players)]
 
 

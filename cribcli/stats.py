@@ -21,6 +21,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple, get_args
 
@@ -29,7 +30,15 @@ from cribcli.errors import CribbageError
 from cribcli.events import Dealt, Event, GameOver, Shown, Skunk
 from cribcli.players import Level
 from cribcli.record import FORMAT, LOG_LIMIT, GameInfo, loads, replay
-from cribcli.store import Places, StoreError, Warn, game_logs, read_text, write_atomic
+from cribcli.store import (
+    Places,
+    StoreError,
+    Warn,
+    game_logs,
+    load_settings,
+    read_text,
+    write_atomic,
+)
 from cribcli.tally import ROLES, Deal, Points, PointSums, Role, deals
 from cribcli.workers import spread
 
@@ -88,7 +97,7 @@ class Lost(NamedTuple):
         return cls(data[0], *(float(n) for n in losses))
 
 
-OPPONENTS = frozenset({"", "engine", *Level})
+OPPONENTS = frozenset({"", "engine", "human", *Level})
 """What a record's ``level`` may be."""
 
 
@@ -188,44 +197,60 @@ def _count(value: object) -> bool:
     return type(value) is int and 0 <= value <= 100_000
 
 
-def game_record(name: str, info: GameInfo, events: Sequence[Event], text: str) -> GameRecord:
+def game_record(
+    name: str, info: GameInfo, events: Sequence[Event], text: str, me: str | None = None
+) -> GameRecord:
     """What the history counts of a finished game, from its events (the rules' own facts),
-    and its log's ``text`` (for its digest). Raises StatsError if the game did not end."""
+    and its log's ``text`` (for its digest), from the side of the person named ``me`` (at
+    a served table: seats of people are told apart by name), else of the first seat.
+    Raises StatsError if the game did not end."""
     over = next((e for e in reversed(events) if isinstance(e, GameOver)), None)
     if over is None:
         raise StatsError("not a finished game")
     rules = info.rules
+    seat = player_seat(info, me)
+    mine = rules.side_of(seat)
+    sides = [mine, *(side for side in range(rules.sides) if side != mine)]  # mine first
 
     def ours(deal: Deal) -> DealRecord:
-        points = [p for seat, p in enumerate(deal.points) if rules.side_of(seat) == 0]
+        points = [p for s, p in enumerate(deal.points) if rules.side_of(s) == mine]
         return DealRecord(
-            rules.side_of(deal.dealer) == 0,
+            rules.side_of(deal.dealer) == mine,
             Points(*(sum(column) for column in zip(*points, strict=True))),
         )
 
+    others = [spec for n, spec in enumerate(info.seats) if rules.side_of(n) != mine]
     return GameRecord(
         name=name,
         day=_day(info.started or "", info.label or ""),
         daily=daily.day_played(info) or "",
         level=next(
-            (seat.level or seat.player for seat in info.seats if seat.player != "human"), ""
+            (spec.level or spec.player for spec in others if spec.player != "human"),
+            "human" if others else "",
         ),
         players=rules.players,
-        winner=over.winner,
-        scores=over.scores,
-        skunks=over.skunks,
+        winner=sides.index(over.winner),
+        scores=tuple(over.scores[side] for side in sides),
+        skunks=tuple(over.skunks[side] for side in sides),
         dealt=sum(1 for e in events if isinstance(e, Dealt)),
         deals=tuple(ours(deal) for deal in deals(events)),
         best_hand=max(
             (
                 e.show.total
                 for e in events
-                if isinstance(e, Shown) and e.seat == 0 and not e.show.is_crib
+                if isinstance(e, Shown) and e.seat == seat and not e.show.is_crib
             ),
             default=0,
         ),
         takebacks=info.takebacks,
         digest=digest_of(text),
+    )
+
+
+def player_seat(info: GameInfo, me: str | None) -> int:
+    """The seat of the person named ``me`` (None, or no such person: the first seat)."""
+    return next(
+        (n for n, spec in enumerate(info.seats) if spec.player == "human" and spec.name == me), 0
     )
 
 
@@ -239,21 +264,22 @@ def _day(started: str, label: str) -> str:
     return found.group(0) if found else ""
 
 
-def read_game(name: str, text: str) -> GameRecord:
-    """One log's record, the log replayed and checked. Raises StatsError if it cannot be
-    read, breaks the rules, or does not finish its game."""
+def read_game(name: str, text: str, me: str | None = None) -> GameRecord:
+    """One log's record (from ``me``'s side: see :func:`game_record`), the log replayed
+    and checked. Raises StatsError if it cannot be read, breaks the rules, or does not
+    finish its game."""
     try:
         replayed = replay(loads(text))
     except CribbageError as error:
         raise StatsError(str(error)) from None
-    return game_record(name, replayed.log.info, replayed.events, text)
+    return game_record(name, replayed.log.info, replayed.events, text, me)
 
 
-def _read_path(path: str) -> GameRecord | str:
+def _read_path(path: str, me: str | None = None) -> GameRecord | str:
     """A log's record, or why it has none (run in a worker process: it returns, never
     raises, what the parent remembers)."""
     try:
-        return read_game(Path(path).name, read_text(Path(path), LOG_LIMIT) or "")
+        return read_game(Path(path).name, read_text(Path(path), LOG_LIMIT) or "", me)
     except (StatsError, StoreError) as error:
         return str(error).removeprefix(f"{path}: ")
 
@@ -338,12 +364,21 @@ _MADE_BY = f"cribbage {__version__}, log format {FORMAT}, index {INDEX_VERSION}"
 """What an index is made by: another version reads it afresh."""
 
 
-def remember(index: Path, log: Path, info: GameInfo, events: Sequence[Event], text: str) -> None:
-    """Remember a game filed at ``log`` (its ``text``), from the events it was played with,
-    so that the history never has to replay it. Failing to is only a cost."""
+def remember(
+    index: Path,
+    log: Path,
+    info: GameInfo,
+    events: Sequence[Event],
+    text: str,
+    me: str | None = None,
+) -> None:
+    """Remember a game filed at ``log`` (its ``text``), from the events it was played with
+    (from ``me``'s side), so that the history never has to replay it. Failing to is only a
+    cost."""
     with contextlib.suppress(OSError, StatsError):
         remembered = Index(index)
-        remembered.put(log.name, _stamp(log), game_record(log.name, info, events, text))
+        record = game_record(log.name, info, events, text, me)
+        remembered.put(log.name, _stamp(log), record)
         remembered.save()
 
 
@@ -408,10 +443,12 @@ def records(
     warn: Warn,
     progress: Callable[[int, int], None] | None = None,
     reviews: Path | None = None,
+    me: str | None = None,
 ) -> list[GameRecord]:
     """The records of every finished game's log in ``games``, by file name. Logs that
     cannot be counted are named to ``warn`` and left out; ``progress`` hears (done, of)
-    as logs are replayed; with ``reviews``, each reviewed game carries what it lost.
+    as logs are replayed; with ``reviews``, each reviewed game carries what it lost; each
+    is counted from ``me``'s side (see :func:`game_record`).
     Raises StoreError if the folder cannot be read."""
     remembered = Index(index)
     found: dict[str, GameRecord | str] = {}
@@ -429,7 +466,8 @@ def records(
         else:
             found[path.name] = known
     jobs = min(os.cpu_count() or 1, 8) if len(missing) >= SPREAD_FROM else 1
-    with spread(_read_path, [str(path) for path in missing], jobs, chunksize=16) as replayed:
+    read = partial(_read_path, me=me)
+    with spread(read, [str(path) for path in missing], jobs, chunksize=16) as replayed:
         for done, (path, result) in enumerate(zip(missing, replayed, strict=True), start=1):
             found[path.name] = result
             remembered.put(path.name, stamps[path.name], result)
@@ -565,9 +603,16 @@ def history_of(
     progress: Callable[[int, int], None] | None = None,
 ) -> History:
     """The player's history: every finished game in their games folder counted (see
-    :func:`records`)."""
+    :func:`records`), from the side of the person the settings name (a player of a
+    served table), else of the first seat."""
+    me = load_settings(places.settings).get("name")
     found = records(
-        places.games, places.index, warn=warn, progress=progress, reviews=places.reviews
+        places.games,
+        places.index,
+        warn=warn,
+        progress=progress,
+        reviews=places.reviews,
+        me=me if isinstance(me, str) else None,
     )
     return history(found, since, today, takebacks)
 

@@ -83,9 +83,9 @@ def test_logs_are_replayed_once_and_remembered(
     replayed: list[str] = []
     real = cribcli.stats.read_game
 
-    def counting(name: str, text: str) -> cribcli.stats.GameRecord:
+    def counting(name: str, text: str, me: str | None = None) -> cribcli.stats.GameRecord:
         replayed.append(name)
-        return real(name, text)
+        return real(name, text, me)
 
     monkeypatch.setattr(cribcli.stats, "read_game", counting)
     first = cribbage("stats", "--json", "--data-dir", str(tmp_path)).out
@@ -110,7 +110,7 @@ def test_a_game_played_here_is_remembered_as_it_is_filed(
     typed = "\n".join(moves(7)) + "\n"
     assert cribbage("play", "--seed", "7", "--data-dir", str(tmp_path), stdin=typed).status == 0
 
-    def never(name: str, text: str) -> None:
+    def never(name: str, text: str, me: str | None = None) -> None:
         raise AssertionError("replayed a game remembered when it was filed")
 
     monkeypatch.setattr(cribcli.stats, "read_game", never)

@@ -11,7 +11,17 @@ from dataclasses import dataclass
 
 from cribcli.cards import Card, parse_cards
 from cribcli.coach import Review, joined, review
-from cribcli.engine import Action, Claim, Discard, Phase, Play, View, playable, view
+from cribcli.engine import (
+    Action,
+    Claim,
+    Discard,
+    Phase,
+    Play,
+    View,
+    playable,
+    seats_to_act,
+    view,
+)
 from cribcli.errors import CribbageError
 from cribcli.events import (
     CribFromDeck,
@@ -236,7 +246,7 @@ class GameUI:
     @property
     def my_turn(self) -> bool:
         """Whether the game waits for this seat."""
-        return self.session.waiting_for == self.seat
+        return self.seat in seats_to_act(self.session.state)
 
     def prompt(self) -> str:
         """What the game waits for: ``Put 2 in the crib``, ``Your play, count 17``, or

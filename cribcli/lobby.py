@@ -1,0 +1,316 @@
+"""The room ``cribbage serve`` keeps: its tables, who sits where, and the games at them.
+
+No sockets, clock or files here: the server passes the time in, and saves what each
+table's game hands it. A table is opened by a person with its rules and how many seats
+the computer fills; people sit in the others; the game starts when every seat is taken.
+A person who leaves a game in progress is away, not gone: the seat waits for them, and
+after the time the table's creator set, the others may let the computer take it (the log
+says after how many actions it did).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from cribcli.engine import Rules, target_of
+from cribcli.errors import CribbageError
+from cribcli.games import computers
+from cribcli.players import Level, computer
+from cribcli.record import GameInfo, Seat
+from cribcli.session import Session
+
+AWAY = 180.0
+"""Seconds a person may be away from a game before the others may let the computer play
+for them (a table's creator may set another)."""
+AWAY_LIMIT = 24 * 3600.0
+"""The longest a table may wait for a person who is away."""
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,19}")
+"""A person's name at a served table: letters, digits, ``-`` and ``_``, at most 20, so
+that it is safe as a folder's name and clean on every screen."""
+COMPUTER_NAMES = ("Computer", "Robot", "Automaton")
+"""The names of the computers at a served table, seat by seat (numbered if need be)."""
+
+
+def player_name(text: str) -> str:
+    """A name to play under, checked. Raises CribbageError for one that is not."""
+    if not NAME_PATTERN.fullmatch(text):
+        raise CribbageError(
+            "a name is 1 to 20 letters, digits, - or _, starting with a letter or digit"
+        )
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class TableSetup:
+    """A table as its creator asks for it."""
+
+    players: int = 2
+    short: bool = False
+    muggins: bool = False
+    computers: int = 0
+    """How many seats the computer fills (the last ones)."""
+    level: Level = Level.NORMAL
+    """The computer's level, in its seats and in any it takes over."""
+    away: float = AWAY
+
+    def rules(self) -> Rules:
+        """The game's rules."""
+        return Rules(
+            players=self.players,
+            target=target_of(self.short),
+            cut_for_deal=True,
+            muggins=self.muggins,
+        )
+
+    def describe(self) -> str:
+        """``2 seats, to 121, muggins, hard computer``."""
+        parts = [f"{self.players} seats", f"to {self.rules().target}"]
+        if self.muggins:
+            parts.append("muggins")
+        if self.computers:
+            parts.append(f"{self.computers} {self.level} computer{'s' * (self.computers > 1)}")
+        return ", ".join(parts)
+
+
+NEW_USAGE = (
+    "new [2|3|4] [61] [muggins] [computers N] [easy|normal|hard] [away MINUTES], "
+    "e.g. `new 4 computers 2 hard`"
+)
+
+
+def parse_setup(words: list[str]) -> TableSetup:
+    """A table from the words after ``new``. Raises CribbageError for words it cannot use."""
+    setup = TableSetup()
+    rest = [word.lower() for word in words]
+    while rest:
+        word = rest.pop(0)
+        if word in ("2", "3", "4"):
+            setup = replace(setup, players=int(word))
+        elif word in ("61", "short"):
+            setup = replace(setup, short=True)
+        elif word == "121":
+            setup = replace(setup, short=False)
+        elif word == "muggins":
+            setup = replace(setup, muggins=True)
+        elif word in set(Level):
+            setup = replace(setup, level=Level(word))
+        elif word in ("computers", "computer") and rest and rest[0].isdigit():
+            setup = replace(setup, computers=int(rest.pop(0)))
+        elif word == "away" and rest and _minutes(rest[0]) is not None:
+            setup = replace(setup, away=60 * (_minutes(rest.pop(0)) or 0.0))
+        else:
+            raise CribbageError(f"`{word[:20]}` is not something a table has: {NEW_USAGE}")
+    if not 0 <= setup.computers < setup.players:
+        raise CribbageError(f"a table of {setup.players} has 0 to {setup.players - 1} computers")
+    return setup
+
+
+def _minutes(text: str) -> float | None:
+    try:
+        minutes = float(text)
+    except ValueError:
+        return None
+    return minutes if 0 <= minutes * 60 <= AWAY_LIMIT else None
+
+
+class ServedTable:
+    """One table: its seats (a person's name, a computer, or open), and its game once
+    every seat is taken."""
+
+    def __init__(
+        self,
+        number: int,
+        creator: str,
+        setup: TableSetup,
+        save: Callable[[str], None],
+        session: Session | None = None,
+    ) -> None:
+        self.number = number
+        self.creator = creator
+        self.setup = setup
+        self._save = save
+        self.session = session
+        people = setup.players - setup.computers
+        self.people: list[str | None] = [creator] + [None] * (people - 1)
+        """The people's seats (the first ones), by name; None: open."""
+        self.away: dict[int, float] = {}
+        """The seats whose person has left the game in progress, and since when."""
+        if session is not None:  # a game carried on: its seats say who sits where
+            seats = session.info.seats
+            self.people = [spec.name for spec in seats if spec.player == "human"]
+            self.people += [None] * 0
+
+    @classmethod
+    def carried_on(
+        cls, number: int, session: Session, setup: TableSetup, save: Callable[[str], None]
+    ) -> ServedTable:
+        """A table whose game was saved (the server stopped): every person is away, since
+        ``0`` (the server's start), until they come back."""
+        creator = next(spec.name for spec in session.info.seats if spec.player == "human")
+        table = cls(number, creator, setup, save, session)
+        table.away = {seat: 0.0 for seat in table.human_seats()}
+        return table
+
+    # --- seats ------------------------------------------------------------------------
+
+    @property
+    def started(self) -> bool:
+        return self.session is not None
+
+    @property
+    def over(self) -> bool:
+        return self.session is not None and self.session.over
+
+    def human_seats(self) -> list[int]:
+        """The seats people sit in (or will): those the computer took over too."""
+        if self.session is not None:
+            return [n for n, spec in enumerate(self.session.info.seats) if spec.player == "human"]
+        return list(range(len(self.people)))
+
+    def seat_of(self, name: str) -> int | None:
+        """The seat ``name`` sits in, if any."""
+        if self.session is not None:
+            seats = self.session.info.seats
+            return next(
+                (n for n, s in enumerate(seats) if s.player == "human" and s.name == name), None
+            )
+        return self.people.index(name) if name in self.people else None
+
+    def open_seats(self) -> int:
+        return 0 if self.started else self.people.count(None)
+
+    def sit(self, name: str) -> int:
+        """Sit ``name`` at this table (back in their seat, if they have one). Raises
+        CribbageError if there is no seat for them."""
+        seat = self.seat_of(name)
+        if seat is not None:
+            self.away.pop(seat, None)
+            return seat
+        if self.started:
+            raise CribbageError(f"table {self.number} is playing: no seat is open")
+        if None not in self.people:
+            raise CribbageError(f"table {self.number} is full")
+        seat = self.people.index(None)
+        self.people[seat] = name
+        return seat
+
+    def stand(self, name: str, now: float) -> None:
+        """``name`` leaves the table: before the game, the seat opens again; during it,
+        they are away."""
+        seat = self.seat_of(name)
+        if seat is None:
+            return
+        if self.started:
+            self.away[seat] = now
+        else:
+            self.people[seat] = None
+
+    @property
+    def ready(self) -> bool:
+        """Whether every seat is taken and the game can begin."""
+        return not self.started and None not in self.people
+
+    def start(self, seed: int, started: str) -> Session:
+        """Begin the game (every seat taken): its log saved at once."""
+        names = [name for name in self.people if name is not None]
+        robots = [
+            Seat(_robot(n, names), "computer", self.setup.level)
+            for n in range(self.setup.computers)
+        ]
+        info = GameInfo(
+            self.setup.rules(),
+            tuple(Seat(name) for name in names) + tuple(robots),
+            seed,
+            started=started,
+            label=f"served table {self.number}",
+        )
+        self.session = Session.start(info, computers(info), self._save)
+        return self.session
+
+    # --- people away ------------------------------------------------------------------
+
+    def can_take_over(self, seat: int, now: float) -> bool:
+        """Whether the computer may take the seat: its person has been away long enough,
+        the game is on, and no computer plays it yet."""
+        if self.session is None or self.session.over or seat not in self.away:
+            return False
+        if self.session.info.seats[seat].taken is not None:
+            return False
+        return now - self.away[seat] >= self.setup.away
+
+    def take_over(self, seat: int) -> None:
+        """Let the computer play the seat from now to the end (the log says from when)."""
+        assert self.session is not None
+        session = self.session
+        seats = list(session.info.seats)
+        seats[seat] = replace(seats[seat], level=self.setup.level, taken=len(session.actions))
+        session.info = replace(session.info, seats=tuple(seats))
+        session.computers[seat] = computer(self.setup.level, session.info.seed, seat)
+        session.save()
+
+    def taken(self, seat: int) -> bool:
+        """Whether the computer plays this person's seat now."""
+        return self.session is not None and self.session.info.seats[seat].taken is not None
+
+    def names(self) -> list[str]:
+        """Who sits where, seat by seat (open seats as ``-``)."""
+        if self.session is not None:
+            return [spec.name for spec in self.session.info.seats]
+        robots = [_robot(n, []) for n in range(self.setup.computers)]
+        return [name or "-" for name in self.people] + robots
+
+    def describe(self, now: float) -> str:
+        """``Table 2: Ann, Bob v Computer (2 seats, to 121): round 3, Ann 45 Bob 38``."""
+        seated = ", ".join(self.names())
+        line = f"Table {self.number}: {seated} ({self.setup.describe()})"
+        if self.session is None:
+            open_seats = self.open_seats()
+            return f"{line}: {open_seats} seat{'s' * (open_seats != 1)} open"
+        state = self.session.state
+        scores = " ".join(str(score) for score in state.scores)
+        away = [self.names()[seat] for seat in self.away if not self.taken(seat)]
+        gone = f"; away: {', '.join(away)}" if away else ""
+        return f"{line}: round {state.round}, scores {scores}{gone}"
+
+
+def _robot(number: int, people: list[str]) -> str:
+    name = COMPUTER_NAMES[number % len(COMPUTER_NAMES)]
+    return name if name not in people else f"{name} {number + 1}"
+
+
+class Lobby:
+    """Every table, by number."""
+
+    def __init__(self, table_limit: int) -> None:
+        self.tables: dict[int, ServedTable] = {}
+        self.table_limit = table_limit
+
+    def open_table(
+        self, creator: str, setup: TableSetup, save: Callable[[int], Callable[[str], None]]
+    ) -> ServedTable:
+        """A new table with ``creator`` in its first seat. Raises CribbageError if the
+        room has as many tables as it may, or the creator sits at one already."""
+        if len(self.tables) >= self.table_limit:
+            raise CribbageError(f"the room has {self.table_limit} tables, as many as it may")
+        sitting = self.table_of(creator)
+        if sitting is not None:
+            raise CribbageError(f"you sit at table {sitting.number}: `leave` it first")
+        number = next(n for n in range(1, len(self.tables) + 2) if n not in self.tables)
+        table = ServedTable(number, creator, setup, save(number))
+        self.tables[number] = table
+        return table
+
+    def add(self, table: ServedTable) -> None:
+        """A table carried on from its save."""
+        self.tables[table.number] = table
+
+    def table_of(self, name: str) -> ServedTable | None:
+        """The table, not finished, where ``name`` has a seat."""
+        return next(
+            (t for t in self.tables.values() if not t.over and t.seat_of(name) is not None), None
+        )
+
+    def close(self, number: int) -> None:
+        self.tables.pop(number, None)

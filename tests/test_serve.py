@@ -1,0 +1,405 @@
+"""``cribbage serve``: a server on a loopback port, and real SSH clients (asyncssh's, in
+this process) that read the screen as a person would and type their moves."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from collections.abc import AsyncIterator, Coroutine
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pytest
+
+from cribcli.record import loads, replay
+from cribcli.stats import history_of
+from cribcli.store import Places
+from cribcli.ui.serve import Limits, ServeOptions, load_keys, serve
+
+_CONTROLS = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][A-Z0-9]|\x1b[=>]|\r")
+_MOVE = re.compile(
+    r"(Put \d in the crib|Your play, count \d+|game over: press Enter for the lobby"
+    r"|waiting for [^>]*)>"
+)
+
+
+@dataclass
+class Screen:
+    """What one SSH client has been shown, as text (the terminal's controls taken out),
+    read up to the last thing looked for."""
+
+    process: asyncssh.SSHClientProcess[str]
+    connection: asyncssh.SSHClientConnection
+    text: str = ""
+    seen: int = 0
+
+    async def expect(self, pattern: str, timeout: float = 60.0) -> re.Match[str]:
+        found = re.compile(pattern)
+
+        async def read() -> re.Match[str]:
+            while True:
+                match = found.search(self.text, self.seen)
+                if match:
+                    self.seen = match.end()
+                    return match
+                chunk = await self.process.stdout.read(65536)
+                if not chunk:
+                    raise EOFError
+                self.text += _CONTROLS.sub("", chunk)
+
+        try:
+            return await asyncio.wait_for(read(), timeout)
+        except (TimeoutError, EOFError):
+            raise AssertionError(f"no {pattern!r} on the screen:\n{self.text[-3000:]}") from None
+
+    async def more(self, timeout: float = 60.0) -> None:
+        """Wait for something new on the screen."""
+        chunk = await asyncio.wait_for(self.process.stdout.read(65536), timeout)
+        if not chunk:
+            raise AssertionError(f"the connection closed:\n{self.text[-3000:]}")
+        self.text += _CONTROLS.sub("", chunk)
+
+    async def settle(self, quiet: float = 0.15) -> None:
+        """Read until nothing new comes for ``quiet`` seconds."""
+        with contextlib.suppress(TimeoutError):
+            while True:
+                await self.more(quiet)
+
+    async def closed(self, timeout: float = 30.0) -> str:
+        """Everything until the server closes the connection."""
+
+        async def rest() -> None:
+            while chunk := await self.process.stdout.read(65536):
+                self.text += _CONTROLS.sub("", chunk)
+
+        await asyncio.wait_for(rest(), timeout)
+        return self.text
+
+    def type(self, line: str) -> None:
+        self.process.stdin.write(line + "\r")
+
+    async def close(self) -> None:
+        self.connection.close()
+        await self.connection.wait_closed()
+
+
+@dataclass
+class Server:
+    port: int
+    root: Path
+    told: list[str] = field(default_factory=list)
+    clients: list[asyncssh.SSHClientConnection] = field(default_factory=list)
+
+
+async def door(server: Server, name: str, key: asyncssh.SSHKey) -> asyncssh.SSHClientConnection:
+    """An SSH connection, logged in (closed at the end of the test, whatever happens)."""
+    connection = await asyncssh.connect(
+        "127.0.0.1", server.port, username=name, client_keys=[key], known_hosts=None
+    )
+    server.clients.append(connection)
+    return connection
+
+
+def key() -> asyncssh.SSHKey:
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+KEYS = {name: key() for name in ("ann", "bob", "cat", "dan")}
+
+
+@contextlib.asynccontextmanager
+async def running(root: Path, **options: Any) -> AsyncIterator[Server]:
+    """A server on a free loopback port, stopped at the end as Ctrl-C stops it."""
+    options.setdefault("open", "authorized_keys" not in options)
+    stop = asyncio.Event()
+    told: list[str] = []
+    task = asyncio.create_task(
+        serve(ServeOptions(root=root, port=0, pace=0.0, **options), told.append, stop)
+    )
+    while not any("listening" in line for line in told):
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.02)
+    port = int(next(line for line in told if "listening" in line).split()[-1])
+    server = Server(port, root, told)
+    try:
+        yield server
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 30)
+        for client in server.clients:
+            client.close()
+            await client.wait_closed()
+
+
+async def connect(server: Server, name: str, size: tuple[int, int] = (100, 40)) -> Screen:
+    connection = await door(server, name, KEYS[name])
+    process = await connection.create_process(term_type="xterm", term_size=size)
+    screen = Screen(process, connection)
+    await screen.expect(r"Welcome to cribbage, \w+\.")
+    return screen
+
+
+async def play_out(screen: Screen, moves: int | None = None) -> int:
+    """Play as the hint says until the game is over (or ``moves`` are made), as a person
+    would: wait for the screen to settle, read the last prompt, and act on it. Returns the
+    moves made."""
+    made = 0
+    while moves is None or made < moves:
+        await screen.settle()
+        prompts = _MOVE.findall(screen.text)
+        last = prompts[-1] if prompts else "waiting"
+        if last.startswith("game over"):
+            return made
+        if last.startswith("waiting"):
+            await screen.more()
+            continue
+        screen.seen = len(screen.text)
+        screen.type("hint")
+        answer = await screen.expect(
+            r"Hint: (?:throw ([^,]+), keep|lay (\S+))|Nothing to hint at now|it is not your turn"
+        )
+        cards = answer.group(1) or answer.group(2)
+        if cards:
+            screen.type(cards)
+            made += 1
+            await screen.more()
+    return made
+
+
+def run(coroutine: Coroutine[Any, Any, None]) -> None:
+    asyncio.run(asyncio.wait_for(coroutine, 240))
+
+
+def filed(root: Path, name: str) -> list[Path]:
+    return sorted((root / "players" / name / "games").glob("*.toml"))
+
+
+def test_two_people_play_a_whole_game_through_the_lobby(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with running(tmp_path) as server:
+            ann = await connect(server, "ann")
+            ann.type("new 2 61")
+            await ann.expect(r"Table 1 is open \(2 seats, to 61\).*join 1")
+            bob = await connect(server, "bob")
+            await bob.expect(r"Table 1: ann, - \(2 seats, to 61\): 1 seat open")
+            bob.type("join 1")
+            await asyncio.gather(play_out(ann), play_out(bob))
+            await ann.expect(r"(You win|bob wins): (ann|You) \d+, (bob|You) \d+\.")
+            await bob.expect(r"(You win|ann wins): (ann|You) \d+, (bob|You) \d+\.")
+
+    run(main())
+    for name in ("ann", "bob"):
+        (log,) = filed(tmp_path, name)
+        replayed = replay(loads(log.read_text(encoding="utf-8")))
+        assert [seat.name for seat in replayed.log.info.seats] == ["ann", "bob"]
+        assert {seat.player for seat in replayed.log.info.seats} == {"human"}
+    texts = {filed(tmp_path, n)[0].read_text(encoding="utf-8") for n in ("ann", "bob")}
+    assert len(texts) == 1  # the same game, filed for each
+    histories = [
+        history_of(Places.find(str(tmp_path / "players" / n)), since="", today="", warn=print)
+        for n in ("ann", "bob")
+    ]
+    assert [h.games for h in histories] == [1, 1]
+    assert sorted(h.wins for h in histories) == [0, 1]  # each counted from their own seat
+    assert all(set(h.by_level) == {"human"} for h in histories)
+    assert not (tmp_path / "tables" / "table-1.toml").exists()
+
+
+def test_four_seats_two_people_two_computers(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with running(tmp_path) as server:
+            ann = await connect(server, "ann")
+            ann.type("new 4 61 computers 2 easy")
+            await ann.expect(r"Table 1 is open \(4 seats, to 61, 2 easy computers\)")
+            bob = await connect(server, "bob")
+            bob.type("join 1")
+            await asyncio.gather(play_out(ann), play_out(bob))
+            await bob.expect(r"(You|ann) & (Computer|Robot) win")
+
+    run(main())
+    replayed = replay(loads(filed(tmp_path, "bob")[0].read_text(encoding="utf-8")))
+    seats = replayed.log.info.seats
+    assert [(s.name, s.player) for s in seats] == [
+        ("ann", "human"),
+        ("bob", "human"),
+        ("Computer", "computer"),
+        ("Robot", "computer"),
+    ]
+
+
+def test_a_dropped_connection_comes_back_to_its_seat(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with running(tmp_path) as server:
+            ann = await connect(server, "ann")
+            ann.type("new 2 61")
+            bob = await connect(server, "bob")
+            bob.type("join 1")
+            await asyncio.gather(play_out(ann, 3), play_out(bob, 3))  # into the play
+            await bob.close()
+            await ann.expect(r"bob is away \(the connection ended\)")
+            ann.type("who")
+            await ann.expect(r"Table 1: ann, bob .*away: bob")
+            bob = await connect(server, "bob")
+            await bob.expect(r"Back at table 1\.")
+            await bob.expect(r"Your hand: ")
+            await ann.expect(r"bob is back\.")
+            await asyncio.gather(play_out(ann), play_out(bob))
+
+    run(main())
+    assert len(filed(tmp_path, "ann")) == len(filed(tmp_path, "bob")) == 1
+
+
+def test_the_computer_takes_the_seat_of_someone_away(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with running(tmp_path) as server:
+            ann = await connect(server, "ann")
+            ann.type("new 2 61 away 0.01")
+            bob = await connect(server, "bob")
+            bob.type("join 1")
+            await asyncio.gather(play_out(ann, 2), play_out(bob, 2))
+            await bob.close()
+            await ann.expect(r"bob is away")
+            await asyncio.sleep(1.0)
+            ann.type("takeover")
+            await ann.expect(r"the computer plays for bob from now")
+            await play_out(ann)
+
+    run(main())
+    (log,) = filed(tmp_path, "bob")
+    replayed = replay(loads(log.read_text(encoding="utf-8")))
+    bob = replayed.log.info.seats[1]
+    assert bob.player == "human" and bob.level == "normal" and bob.taken is not None
+    assert 0 < bob.taken < len(replayed.actions)
+    assert "taken = " in log.read_text(encoding="utf-8")
+
+
+def test_only_known_keys_come_in(tmp_path: Path) -> None:
+    keys = tmp_path / "friends.txt"
+    public = KEYS["ann"].export_public_key().decode()
+    keys.write_text(f"# friends\nann {public}\n", encoding="utf-8")
+    assert list(load_keys(keys).values()) == ["ann"]
+
+    async def main() -> None:
+        async with running(tmp_path / "server", authorized_keys=keys) as server:
+            connection = await door(server, "whoever", KEYS["ann"])
+            process = await connection.create_process(term_type="xterm")
+            screen = Screen(process, connection)
+            await screen.expect(r"Welcome to cribbage, ann\.")  # the key's name
+            with pytest.raises(asyncssh.PermissionDenied):
+                await door(server, "ann", KEYS["bob"])
+
+    run(main())
+
+
+def test_open_door_names_keep_their_first_key(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with running(tmp_path) as server:
+            ann = await connect(server, "ann")
+            await ann.close()
+            for name, key in (("ann", KEYS["bob"]), ("../etc", KEYS["cat"]), ("a b", KEYS["cat"])):
+                with pytest.raises(asyncssh.PermissionDenied):
+                    await door(server, name, key)
+            again = await connect(server, "ann")
+            await again.close()
+
+    run(main())
+    assert sorted(p.name for p in (tmp_path / "players").iterdir()) == ["ann"]
+
+
+def test_no_shell_commands_forwarding_or_file_transfer(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with running(tmp_path) as server:
+            connection = await door(server, "ann", KEYS["ann"])
+            with pytest.raises(asyncssh.ChannelOpenError):
+                await connection.run("cat /etc/passwd", check=True)
+            with pytest.raises(asyncssh.ChannelOpenError):
+                await connection.create_connection(asyncssh.SSHTCPSession, "127.0.0.1", 22)
+            with pytest.raises(asyncssh.ChannelListenError):
+                await connection.forward_remote_port("127.0.0.1", 0, "127.0.0.1", 22)
+            with pytest.raises((asyncssh.ChannelOpenError, asyncssh.SFTPError)):
+                await connection.start_sftp_client()
+
+    run(main())
+
+
+def test_a_flood_closes_only_that_connection(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with running(tmp_path) as server:
+            ann = await connect(server, "ann")
+            ann.type("solo easy")
+            await ann.expect(r"Table 1: you and the computer")
+            await play_out(ann, 2)
+            long_line = await connect(server, "bob")
+            long_line.process.stdin.write("x" * 100_000)
+            assert "Closed: a line longer than 200 characters" in await long_line.closed()
+            lines = await connect(server, "cat")
+            lines.process.stdin.write("tables\r" * 200)
+            assert "Closed: too many lines at once" in await lines.closed()
+            resizes = await connect(server, "dan")
+            with contextlib.suppress(BrokenPipeError):  # closed on the way
+                for width in range(40, 140):
+                    resizes.process.change_terminal_size(width, 30)
+                    await asyncio.sleep(0)
+            assert "Closed: too many window changes" in await resizes.closed()
+            await play_out(ann)
+            assert re.search(r"(You win|Computer wins)", ann.text)
+
+    run(main())
+    assert len(filed(tmp_path, "ann")) == 1
+
+
+def test_idle_connections_are_closed(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with running(tmp_path, limits=Limits(idle=0.5)) as server:
+            ann = await connect(server, "ann")
+            assert "Closed: nothing typed for 0 seconds." in await ann.closed(10)
+
+    run(main())
+
+
+def test_the_server_stops_and_starts_again_with_the_game(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with running(tmp_path) as server:
+            ann = await connect(server, "ann")
+            ann.type("new 2 61")
+            bob = await connect(server, "bob")
+            bob.type("join 1")
+            await asyncio.gather(play_out(ann, 4), play_out(bob, 4))
+        assert "the server is stopping; your game is saved" in await ann.closed()
+        assert (tmp_path / "tables" / "table-1.toml").exists()
+        async with running(tmp_path) as server:
+            bob = await connect(server, "bob")
+            await bob.expect(r"Back at table 1\.")
+            ann = await connect(server, "ann")
+            await ann.expect(r"Back at table 1\.")
+            await asyncio.gather(play_out(ann), play_out(bob))
+
+    run(main())
+    (log,) = filed(tmp_path, "ann")
+    assert replay(loads(log.read_text(encoding="utf-8"))).state is not None
+
+
+def test_the_command_line_says_what_serving_needs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from click.shell_completion import ShellComplete
+
+    from cribcli.cli import cli, main
+
+    complete = ShellComplete(cli, {}, "cribbage", "_CRIBBAGE_COMPLETE")
+    offered = [item.value for item in complete.get_completions(["serve"], "--a")]
+    assert offered == ["--authorized-keys"]
+    for args, message in (
+        ([], "say who may come in: --authorized-keys FILE, or --open for anyone"),
+        (["--open", "--authorized-keys", "x"], "--authorized-keys and --open: choose one"),
+        (["--authorized-keys", str(tmp_path / "none")], "there is no file"),
+    ):
+        with pytest.raises(SystemExit) as stopped:
+            main(["serve", *args, "--data-dir", str(tmp_path)])
+        assert stopped.value.code == 2
+        error = capsys.readouterr().err
+        assert error.startswith("cribbage: ") and message in error and error.count("\n") == 1
