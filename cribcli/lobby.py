@@ -140,7 +140,6 @@ class ServedTable:
         if session is not None:  # a game carried on: its seats say who sits where
             seats = session.info.seats
             self.people = [spec.name for spec in seats if spec.player == "human"]
-            self.people += [None] * 0
 
     @classmethod
     def carried_on(

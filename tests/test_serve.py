@@ -403,3 +403,71 @@ def test_the_command_line_says_what_serving_needs(
         assert stopped.value.code == 2
         error = capsys.readouterr().err
         assert error.startswith("cribbage: ") and message in error and error.count("\n") == 1
+
+
+def test_a_connection_that_never_logs_in_is_closed(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with running(tmp_path, limits=Limits(login=0.5)) as server:
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            assert (await reader.readline()).startswith(b"SSH-2.0-")
+            assert await asyncio.wait_for(reader.read(), 10) == b""  # closed by the server
+            writer.close()
+            await writer.wait_closed()
+            ann = await connect(server, "ann")  # the room carries on
+            ann.type("tables")
+            await ann.expect("No tables yet")
+
+    run(main())
+
+
+def test_without_asyncssh_serve_says_how_to_get_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    import cribcli.ui
+    from cribcli.cli import main
+
+    monkeypatch.setitem(sys.modules, "asyncssh", None)
+    monkeypatch.setitem(sys.modules, "cribcli.ui.serve", None)
+    monkeypatch.delattr(cribcli.ui, "serve")
+    with pytest.raises(SystemExit) as stopped:
+        main(["serve", "--open", "--data-dir", str(tmp_path)])
+    assert stopped.value.code == 2
+    assert "pip install 'cribcli[serve]'" in capsys.readouterr().err
+
+
+def test_sigterm_stops_the_server_with_every_game_saved(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "cribcli", "serve", "--open", "--port", "0"]
+        + ["--data-dir", str(tmp_path)],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stderr is not None
+        line = server.stderr.readline()
+        assert line.startswith("cribbage serve: listening on 127.0.0.1 port ")
+        port = int(line.split()[-1])
+
+        async def main() -> None:
+            ann = await connect(Server(port, tmp_path), "ann")
+            ann.type("solo")
+            await play_out(ann, 3)
+            server.send_signal(signal.SIGTERM)
+            assert "the server is stopping; your game is saved" in await ann.closed()
+
+        run(main())
+        assert server.wait(30) == 0
+    finally:
+        server.kill()
+        server.wait()
+        if server.stderr is not None:
+            server.stderr.close()
+    saved = tmp_path / "server" / "tables" / "table-1.toml"
+    assert replay(loads(saved.read_text(encoding="utf-8"))).state is not None
+    assert (tmp_path / "server" / "host_key").stat().st_mode & 0o777 == 0o600
