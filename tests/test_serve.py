@@ -190,6 +190,11 @@ def test_two_people_play_a_whole_game_through_the_lobby(tmp_path: Path) -> None:
             await asyncio.gather(play_out(ann), play_out(bob))
             await ann.expect(r"(You win|bob wins): (ann|You) \d+, (bob|You) \d+\.")
             await bob.expect(r"(You win|ann wins): (ann|You) \d+, (bob|You) \d+\.")
+            # Each saw every move of the other's, in order, however close the two came.
+            rounds = len(re.findall(r"Round \d+\. ", ann.text))
+            assert rounds >= 2
+            assert ann.text.count("bob put 2 cards in the crib.") == rounds
+            assert bob.text.count("ann put 2 cards in the crib.") == rounds
 
     run(main())
     for name in ("ann", "bob"):

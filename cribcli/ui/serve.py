@@ -788,6 +788,7 @@ class Visitor:
             self.say("  the computer plays for you now")
             return True
         ui.table = replace(ui.table, width=self._width())
+        self._catch_up()  # what happened since the prompt was drawn, told first, in order
         try:
             error = ui.handle(text)
         except Quit:
@@ -850,11 +851,13 @@ async def serve(
     options: ServeOptions,
     ready: Callable[[str], None] | None = None,
     stop: asyncio.Event | None = None,
+    room: Room | None = None,
 ) -> None:
     """Serve until Ctrl-C or SIGTERM (or ``stop`` is set); every table's game is saved as
     it goes and carried on when the server starts again. ``ready`` hears what there is to
-    tell: tables that could not be carried on, and the address once it listens."""
-    room = Room(options)
+    tell: tables that could not be carried on, and the address once it listens. ``room``:
+    the room to serve (made from ``options`` if not given)."""
+    room = room or Room(options)
     key = host_key(options.root)
     for problem in room.carry_on():
         if ready:
