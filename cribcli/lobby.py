@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from itertools import count
 
 from cribcli.engine import Rules, target_of
 from cribcli.errors import CribbageError
@@ -33,12 +34,18 @@ COMPUTER_NAMES = ("Computer", "Robot", "Automaton")
 """The names of the computers at a served table, seat by seat (numbered if need be)."""
 
 
+RESERVED = frozenset(name.lower() for name in ("You", *COMPUTER_NAMES))
+"""Names the narration gives others: nobody plays under them."""
+
+
 def player_name(text: str) -> str:
     """A name to play under, checked. Raises CribbageError for one that is not."""
     if not NAME_PATTERN.fullmatch(text):
         raise CribbageError(
             "a name is 1 to 20 letters, digits, - or _, starting with a letter or digit"
         )
+    if text.lower() in RESERVED:
+        raise CribbageError(f"`{text}` is a name the table gives others: choose another")
     return text
 
 
@@ -96,7 +103,7 @@ def parse_setup(words: list[str]) -> TableSetup:
             setup = replace(setup, muggins=True)
         elif word in set(Level):
             setup = replace(setup, level=Level(word))
-        elif word in ("computers", "computer") and rest and rest[0].isdigit():
+        elif word in ("computers", "computer") and rest and re.fullmatch(r"[0-4]", rest[0]):
             setup = replace(setup, computers=int(rest.pop(0)))
         elif word == "away" and rest and _minutes(rest[0]) is not None:
             setup = replace(setup, away=60 * (_minutes(rest.pop(0)) or 0.0))
@@ -108,10 +115,9 @@ def parse_setup(words: list[str]) -> TableSetup:
 
 
 def _minutes(text: str) -> float | None:
-    try:
-        minutes = float(text)
-    except ValueError:
+    if not re.fullmatch(r"\d{1,4}(\.\d{1,3})?", text):
         return None
+    minutes = float(text)
     return minutes if 0 <= minutes * 60 <= AWAY_LIMIT else None
 
 
@@ -202,9 +208,20 @@ class ServedTable:
         if seat is None:
             return
         if self.started:
-            self.away[seat] = now
+            self.away.setdefault(seat, now)
         else:
             self.people[seat] = None
+
+    @property
+    def empty(self) -> bool:
+        """Whether nobody sits at a table not yet started (it closes)."""
+        return not self.started and all(name is None for name in self.people)
+
+    @property
+    def deserted(self) -> bool:
+        """Whether every person at a started table is away (the table does not count
+        against the room's limit: it waits, saved, for them)."""
+        return self.started and all(seat in self.away for seat in self.human_seats())
 
     @property
     def ready(self) -> bool:
@@ -285,18 +302,20 @@ class Lobby:
     def __init__(self, table_limit: int) -> None:
         self.tables: dict[int, ServedTable] = {}
         self.table_limit = table_limit
+        self.reserved: set[int] = set()
+        """Numbers not to give a new table (a save there could not be carried on)."""
 
     def open_table(
         self, creator: str, setup: TableSetup, save: Callable[[int], Callable[[str], None]]
     ) -> ServedTable:
         """A new table with ``creator`` in its first seat. Raises CribbageError if the
         room has as many tables as it may, or the creator sits at one already."""
-        if len(self.tables) >= self.table_limit:
+        if sum(not table.deserted for table in self.tables.values()) >= self.table_limit:
             raise CribbageError(f"the room has {self.table_limit} tables, as many as it may")
         sitting = self.table_of(creator)
         if sitting is not None:
             raise CribbageError(f"you sit at table {sitting.number}: `leave` it first")
-        number = next(n for n in range(1, len(self.tables) + 2) if n not in self.tables)
+        number = next(n for n in count(1) if n not in self.tables and n not in self.reserved)
         table = ServedTable(number, creator, setup, save(number))
         self.tables[number] = table
         return table

@@ -190,11 +190,16 @@ class Session:
         seat = self.waiting_for
         if seat is None or seat not in self.computers:
             return None
+        return self.act(self.decide(seat))
+
+    def decide(self, seat: int) -> Action:
+        """What the computer (or engine) in ``seat`` does now, one of the seats the game
+        waits for: its action, or a forfeit if it fails. Changes nothing (a server decides
+        in another thread, then acts)."""
         try:
-            action = next_action(self.state, self.players())
+            return next_action(self.state, self.players(), seat)
         except PlayerFailed as failure:
-            action = Forfeit(seat, failure.reason)
-        return self.act(action)
+            return Forfeit(seat, failure.reason)
 
     def players(self) -> list[Player]:
         """A player for every seat (a person's stands in, never asked)."""

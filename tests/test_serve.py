@@ -476,3 +476,62 @@ def test_sigterm_stops_the_server_with_every_game_saved(tmp_path: Path) -> None:
     saved = tmp_path / "server" / "tables" / "table-1.toml"
     assert replay(loads(saved.read_text(encoding="utf-8"))).state is not None
     assert (tmp_path / "server" / "host_key").stat().st_mode & 0o777 == 0o600
+
+
+def test_one_person_on_two_connections_never_holds_another_seat(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with running(tmp_path) as server:
+            ann = await connect(server, "ann")
+            ann.type("new 3 61")
+            await ann.expect(r"Table 1 is open")
+            first, second = await connect(server, "bob"), await connect(server, "bob")
+            first.type("join 1")
+            await first.expect(r"You sit at table 1\.")
+            second.type("join 1")
+            await second.expect(r"You sit at table 1\.")  # the same seat
+            first.type("leave")
+            await second.expect(r"You left table 1\.")
+            cat = await connect(server, "cat")
+            cat.type("join 1")
+            await cat.expect(r"You sit at table 1\.")
+            second.type("tables")
+            await second.expect(r"Table 1: ann, cat, - \(3 seats, to 61\): 1 seat open")
+            second.type("4H")  # in the lobby now: a card is nothing to it
+            await second.expect(r"`4h` is not a lobby command")
+
+    run(main())
+
+
+def test_what_a_person_types_wrong_is_one_line(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with running(tmp_path) as server:
+            ann = await connect(server, "ann")
+            for line, said in (
+                ("join ²", r"join a table by its number, e\.g\. `join 2`"),
+                ("join 9", r"there is no table 9"),
+                ("new computers ²", r"`computers` is not something a table has"),
+                ("new 2 away -1", r"`away` is not something a table has"),
+                ("dance", r"`dance` is not a lobby command"),
+            ):
+                ann.type(line)
+                await ann.expect(said)
+            ann.type("solo")
+            await play_out(ann)
+            ann.type("")  # Enter, after the game: the lobby
+            await ann.expect(r"Here: ann\.")
+            with pytest.raises(asyncssh.PermissionDenied):
+                await door(server, "You", KEYS["dan"])  # the table's word for oneself
+
+    run(main())
+
+
+def test_one_terminal_a_connection_and_none_for_long(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with running(tmp_path, limits=Limits(login=0.5)) as server:
+            ann = await connect(server, "ann")
+            with pytest.raises(asyncssh.ChannelOpenError):
+                await ann.connection.create_process(term_type="xterm")
+            quiet = await door(server, "bob", KEYS["bob"])  # logged in, no terminal
+            await asyncio.wait_for(quiet.wait_closed(), 10)
+
+    run(main())

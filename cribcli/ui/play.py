@@ -5,6 +5,7 @@ said back. The same controller drives the prompt_toolkit REPL and the plain line
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -318,7 +319,7 @@ class GameUI:
         if not self.my_turn:
             return "it is not your turn"
         seen = self.view
-        if seen.phase is Phase.SHOW and not text.isdigit():
+        if seen.phase is Phase.SHOW and not re.fullmatch(r"[0-9]{1,3}", text):
             return "type the number of points you count, e.g. 12"
         if word == "go" and seen.phase is Phase.PLAY:
             cards = self.table.style.cards(playable(seen.hand, seen.count), sep=" or ")

@@ -14,6 +14,7 @@ import os
 import re
 import secrets
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -28,7 +29,7 @@ from prompt_toolkit.contrib.ssh import PromptToolkitSSHSession
 from prompt_toolkit.formatted_text import ANSI
 from prompt_toolkit.styles import Style as PromptStyle
 
-from cribcli.engine import seats_to_act
+from cribcli.engine import seats_to_act, target_of
 from cribcli.errors import CribbageError, UsageProblem, printable
 from cribcli.games import Saver, computers
 from cribcli.lobby import (
@@ -41,9 +42,17 @@ from cribcli.lobby import (
 )
 from cribcli.players import Level
 from cribcli.record import LOG_LIMIT, loads
-from cribcli.session import Session, next_action
+from cribcli.session import Session
 from cribcli.stats import history_of, remember
-from cribcli.store import Places, file_log, read_text, save_settings, write_atomic
+from cribcli.store import (
+    Places,
+    file_log,
+    read_text,
+    reason,
+    save_settings,
+    set_aside,
+    write_atomic,
+)
 from cribcli.ui.narrate import Table
 from cribcli.ui.play import COMMANDS, GameUI, Quit
 from cribcli.ui.render import Style, stats_lines
@@ -53,6 +62,8 @@ _ENDS = re.compile(r"\r\n|\r|\n")
 KEYS_LIMIT = 1 << 20
 """The most bytes an authorized-keys file may hold."""
 META_LIMIT = 4096
+CUT_AFTER = 5.0
+"""Seconds a closed connection's client has to take its last lines before it is cut."""
 """The most bytes a table's settings file may hold."""
 
 
@@ -181,7 +192,8 @@ class Room:
 
     def _warn_table(self, number: int) -> Callable[[str], None]:
         def warn(line: str) -> None:
-            for visitor in self.at(number):
+            table = self.lobby.tables.get(number)
+            for visitor in self.at(table) if table else []:
                 visitor.tell([f"  the server {line}"])
 
         return warn
@@ -200,22 +212,34 @@ class Room:
             return problems
         for path in sorted(folder.glob("table-*.toml")):
             stem = path.stem.removeprefix("table-")
-            if not stem.isdigit() or int(stem) in self.lobby.tables:
+            if not re.fullmatch(r"[0-9]{1,6}", stem) or int(stem) in self.lobby.tables:
                 continue
             number = int(stem)
             try:
                 text = read_text(path, LOG_LIMIT, follow_links=False) or ""
+                log = loads(text)
+                if not any(spec.player == "human" for spec in log.info.seats):
+                    raise CribbageError("no person sits at it")
                 save = self.saver(number)
-                session = Session.resume(loads(text), computers(loads(text).info), save)
+                session = Session.resume(log, computers(log.info), save)
                 setup = self._setup_of(number, session)
             except (CribbageError, ValueError, RecursionError) as error:
+                self.lobby.reserved.add(number)  # never written over by a new table
+                with contextlib.suppress(OSError):
+                    kept = set_aside(path)
+                    problems.append(
+                        f"table {number} could not be carried on ({error}): kept as {kept}"
+                    )
+                    continue
                 problems.append(f"table {number} could not be carried on: {error}")
                 continue
             save.text = text
-            if session.over:
-                continue
-            self.lobby.add(ServedTable.carried_on(number, session, setup, save))
-            self.drive(number)
+            table = ServedTable.carried_on(number, session, setup, save)
+            self.lobby.add(table)
+            if session.over:  # it ended as the server stopped: file it now
+                self.finish(table)
+            else:
+                self.drive(number)
         return problems
 
     def _meta(self, number: int) -> Path:
@@ -228,7 +252,7 @@ class Room:
         robots = [spec for spec in info.seats if spec.player == "computer"]
         setup = TableSetup(
             players=info.rules.players,
-            short=info.rules.target != 121,
+            short=info.rules.target == target_of(True),
             muggins=info.rules.muggins,
             computers=len(robots),
             level=robots[0].level if robots and robots[0].level else Level.NORMAL,
@@ -250,8 +274,9 @@ class Room:
 
     # --- tables ------------------------------------------------------------------------
 
-    def at(self, number: int) -> list[Visitor]:
-        return [v for v in self.visitors if v.table is not None and v.table.number == number]
+    def at(self, table: ServedTable) -> list[Visitor]:
+        """The visitors seated at ``table`` (that very table: numbers are used again)."""
+        return [v for v in self.visitors if v.table is table]
 
     def changed(self, table: ServedTable | None = None) -> None:
         """Something happened: wake every visitor concerned, and the table's computer."""
@@ -290,12 +315,14 @@ class Room:
             await asyncio.sleep(self.options.pace)
             state = session.state
             try:  # decided off the event loop: the other tables go on meanwhile
-                action = await asyncio.to_thread(next_action, state, session.players(), seat)
-            except Exception:  # a computer that fails is a bug; the table stays as it was
+                action = await asyncio.to_thread(session.decide, seat)
+                if session.state is not state:
+                    continue
+                session.act(action)
+            except Exception as error:  # a bug: say so, and leave the game as it stands
+                for visitor in self.at(table):
+                    visitor.tell([f"  the computer could not play ({error}): the game is saved"])
                 return
-            if session.state is not state:
-                continue
-            session.act(action)
             self.changed(table)
 
     def finish(self, table: ServedTable) -> None:
@@ -305,6 +332,7 @@ class Room:
         assert session is not None
         text = self.savers[table.number].text
         filed_as = f"{datetime.now().strftime('%Y-%m-%d')}-table-{table.number}"
+        all_filed = True
         for spec in session.info.seats:
             if spec.player != "human":
                 continue
@@ -312,15 +340,52 @@ class Room:
                 places = self.places(spec.name)
                 path = file_log(places.games, filed_as, text)
             except (OSError, CribbageError) as error:
+                all_filed = False
+                why = reason(error) if isinstance(error, OSError) else str(error)
                 for visitor in self.named(spec.name):
-                    visitor.tell([f"  your copy of the game could not be filed: {error}"])
+                    visitor.tell(
+                        [
+                            f"  your copy of the game could not be filed ({why}): "
+                            "the server keeps it and tries again when it starts"
+                        ]
+                    )
                 continue
             remember(places.index, path, session.info, session.events, text, spec.name)
-        with contextlib.suppress(OSError):
-            (self.tables_folder / f"table-{table.number}.toml").unlink()
-            self._meta(table.number).unlink()
+        if all_filed:  # else the save stays: the next start files it again
+            with contextlib.suppress(OSError):
+                (self.tables_folder / f"table-{table.number}.toml").unlink()
+                self._meta(table.number).unlink()
         self.lobby.close(table.number)
         self.savers.pop(table.number, None)
+
+    def stand(self, visitor: Visitor, table: ServedTable, *, leaving: bool) -> None:
+        """``visitor`` goes from ``table``: asked to (``leaving``), or its connection ended.
+        A person still there on another connection stays, unless they asked to leave a
+        table not started (then the seat opens for all their connections)."""
+        name = visitor.name
+        others = [v for v in self.named(name) if v is not visitor and v.table is table]
+        if others and not (leaving and not table.started):
+            return
+        for other in others:
+            other.seated = None
+            other.tell([f"  You left table {table.number}."])
+        table.stand(name, self.now())
+        if table.empty:
+            self.lobby.close(table.number)
+        elif table.started:
+            why = "left the table" if leaving else "the connection ended"
+            self.tell_table(table, f"{name} is away ({why}).", but=visitor)
+        self.changed(table)
+
+    def tell_table(self, table: ServedTable, line: str, but: Visitor | None = None) -> None:
+        """Tell the people at the table (all but one)."""
+        for visitor in self.at(table):
+            if visitor is not but:
+                visitor.tell([f"  {line}"])
+
+    def key_file(self, name: str) -> Path:
+        """Where, with --open, the key a name belongs to is kept."""
+        return self.options.root / "players" / player_name(name) / "key"
 
     def named(self, name: str) -> list[Visitor]:
         return [v for v in self.visitors if v.name == name]
@@ -337,6 +402,9 @@ class Gate(asyncssh.SSHServer):
         self.name: str | None = None
         self.conn: asyncssh.SSHServerConnection | None = None
         self.counted = False
+        self.fingerprint = ""
+        self.authed = False
+        self.session_opened = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -362,33 +430,45 @@ class Gate(asyncssh.SSHServer):
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         fingerprint = key.get_fingerprint()
         room = self.room
-        name = room.keys.get(fingerprint) if room.keys else self._first_key(username, fingerprint)
+        name = room.keys.get(fingerprint) if room.keys else self._open_door(username, fingerprint)
         if name is None:
             return False
-        if len(room.named(name)) >= room.limits.per_key:
+        here = [g for g in room.gates if g.authed and g.name == name]
+        if len(here) >= room.limits.per_key:
             return False
-        self.name = name
+        self.name, self.fingerprint = name, fingerprint
         return True
 
-    def _first_key(self, username: str, fingerprint: str) -> str | None:
+    def _open_door(self, username: str, fingerprint: str) -> str | None:
         """With --open: anyone, under the name they give; the first key a name comes with
-        is that name's from then on."""
+        is that name's from then on (only read here: nothing is written before the key is
+        proved, at :meth:`auth_completed`)."""
         if not self.room.options.open:
             return None
         try:
             name = player_name(username)
-            places = self.room.places(name)
-        except (CribbageError, OSError):
+            known = read_text(self.room.key_file(name), 4096, follow_links=False)
+        except CribbageError:
             return None
-        kept = places.data / "key"
-        try:
-            known = read_text(kept, 4096, follow_links=False)
-            if known is None:
-                write_atomic(kept, fingerprint + "\n")
-                return name
-        except (CribbageError, OSError):
-            return None
-        return name if known.strip() == fingerprint else None
+        return name if known is None or known.strip() == fingerprint else None
+
+    def auth_completed(self) -> None:
+        self.authed = True
+        room = self.room
+        if room.options.open and self.name is not None:
+            try:
+                kept = room.key_file(self.name)
+                if read_text(kept, 4096, follow_links=False) is None:
+                    room.places(self.name)
+                    write_atomic(kept, self.fingerprint + "\n")
+            except (CribbageError, OSError):
+                pass  # the name is not held to this key yet: the next login tries again
+        asyncio.get_running_loop().call_later(room.limits.login, self._no_session)
+
+    def _no_session(self) -> None:
+        """Logged in, but no terminal asked for in time: closed."""
+        if not self.session_opened and self.conn is not None:
+            self.conn.close()
 
     def connection_requested(self, *args: object) -> bool:
         return False  # no port forwarding
@@ -403,8 +483,9 @@ class Gate(asyncssh.SSHServer):
         return False
 
     def session_requested(self) -> asyncssh.SSHServerSession[str] | bool:
-        if self.name is None:
-            return False
+        if self.name is None or self.session_opened:
+            return False  # one terminal a connection: the limits count connections
+        self.session_opened = True
         return Connection(self.room, self.name)
 
 
@@ -464,12 +545,20 @@ class Connection(PromptToolkitSSHSession):
         return len(self.burst) <= self.room.limits.rate * window
 
     def close(self, why: str) -> None:
-        """Close this connection (only), telling the person why."""
+        """Close this connection (only), telling the person why. The person leaves the
+        room at once; the connection is cut after a moment even if the client does not
+        answer."""
         chan = self._chan
-        if chan is not None:
-            with contextlib.suppress(Exception):
-                chan.write(f"\r\nClosed: {why}.\r\n")
-                chan.exit(1)
+        if self.interact_task is not None:
+            self.interact_task.cancel()
+        if chan is None:
+            return
+        with contextlib.suppress(Exception):
+            chan.write(f"\r\nClosed: {why}.\r\n")
+            chan.exit(1)
+        conn = chan.get_extra_info("connection")
+        if conn is not None:
+            asyncio.get_running_loop().call_later(CUT_AFTER, conn.abort)
 
 
 @dataclass
@@ -491,6 +580,8 @@ class Visitor:
         self._outbox: list[str] = []
         self.prompt: PromptSession[str] | None = None
         self.style = Style(unicode=True, color=True)
+        self._loop = asyncio.get_running_loop()
+        self._thread = threading.get_ident()
 
     @property
     def table(self) -> ServedTable | None:
@@ -513,9 +604,7 @@ class Visitor:
             self.say(f"Welcome to cribbage, {self.name}. Type `help` for what you can do.")
             table = room.lobby.table_of(self.name)
             if table is not None:
-                self.say(f"Back at table {table.number}.")
-                self._sit(table)
-                self._tell_table(table, f"{self.name} is back.")
+                self._sit_back(table)
             else:
                 self.show_lobby()
             room.changed()
@@ -526,7 +615,7 @@ class Visitor:
                     continue
                 except EOFError:
                     break
-                if not self._line(text):
+                if not await self._line(text):
                     break
         finally:
             watcher.cancel()
@@ -534,29 +623,33 @@ class Visitor:
             room.visitors.remove(self)
             table = self.table
             if table is not None and not table.over:
-                table.stand(self.name, room.now())
-                if not table.started and all(p is None for p in table.people):
-                    room.lobby.close(table.number)
-                elif table.started:
-                    self._tell_table(table, f"{self.name} is away (the connection ended).")
-                room.changed(table)
+                room.stand(self, table, leaving=False)
             room.changed()
 
-    def _line(self, text: str) -> bool:
+    async def _line(self, text: str) -> bool:
         """Do what a typed line says; False to leave."""
         text = text.strip()
         if len(text) > self.room.limits.line:
             self.say(f"  a line is at most {self.room.limits.line} characters")
             return True
+        seated = self.seated
+        if seated is not None and seated.table.over:  # Enter (or anything): the lobby
+            self.seated = None
+            self.show_lobby()
+            if not text:
+                return True
         if not text:
             return True
         try:
             if self.seated is not None and self.seated.ui is not None:
-                return self._at_game(text, self.seated.ui)
-            return self._in_lobby(text)
+                await self._at_game(text, self.seated.ui)
+                return True
+            return await self._in_lobby(text)
         except CribbageError as error:
             self.say(f"  {printable(str(error))}")
-            return True
+        except OSError as error:
+            self.say(f"  the server cannot do that now ({reason(error)})")
+        return True
 
     def _message(self) -> str:
         seated = self.seated
@@ -567,7 +660,7 @@ class Visitor:
             return f"table {table.number}, waiting for players> "
         if table.over:
             return "game over: press Enter for the lobby> "
-        if table.taken(seated.seat):
+        if table.taken(ui.seat):
             return "the computer plays for you> "
         if ui.my_turn:
             return f"{ui.prompt()}> "
@@ -591,7 +684,11 @@ class Visitor:
     # --- output -----------------------------------------------------------------------
 
     def say(self, line: str) -> None:
-        """A line to this person, now (from this connection's own task)."""
+        """A line to this person: now, from this connection's own task; from a worker
+        thread (a hint being worked out), above the prompt soon."""
+        if threading.get_ident() != self._thread:
+            self._loop.call_soon_threadsafe(self.tell, [line])
+            return
         print_formatted_text(ANSI(line))
 
     def tell(self, lines: Iterable[str]) -> None:
@@ -646,7 +743,7 @@ class Visitor:
         for table in tables:
             self.say(f"  {printable(table.describe(room.now()))}")
 
-    def _in_lobby(self, text: str) -> bool:
+    async def _in_lobby(self, text: str) -> bool:
         words = text.split()
         word, rest = words[0].lower(), words[1:]
         room = self.room
@@ -663,13 +760,16 @@ class Visitor:
             level = Level(rest[0].lower()) if rest and rest[0].lower() in set(Level) else None
             self._open(TableSetup(computers=1, level=level or Level.NORMAL))
         elif word == "join":
-            if len(rest) != 1 or not rest[0].isdigit():
+            if len(rest) != 1 or not re.fullmatch(r"[0-9]{1,6}", rest[0]):
                 raise CribbageError("join a table by its number, e.g. `join 2`")
             table = room.lobby.tables.get(int(rest[0]))
             if table is None or table.over:
-                raise CribbageError(f"there is no table {rest[0][:6]}")
+                raise CribbageError(f"there is no table {rest[0]}")
             if room.lobby.table_of(self.name) not in (None, table):
                 raise CribbageError("you sit at another table: `leave` it first")
+            if table.seat_of(self.name) is not None and table.started:
+                self._sit_back(table)
+                return True
             table.sit(self.name)
             self._sit(table)
             self.say(f"You sit at table {table.number}.")
@@ -679,7 +779,8 @@ class Visitor:
         elif word == "leave" and self.seated is not None:
             self._leave()
         elif word == "stats":
-            self._stats()
+            for line in await asyncio.to_thread(self._stats):
+                self.say(line)
         else:
             raise CribbageError(f"`{word[:20]}` is not a lobby command: `help` lists them")
         return True
@@ -698,6 +799,13 @@ class Visitor:
             )
         room.changed()
 
+    def _sit_back(self, table: ServedTable) -> None:
+        """Back in one's seat at a game in progress, the others told."""
+        self.say(f"Back at table {table.number}.")
+        self._sit(table)
+        self.room.tell_table(table, f"{self.name} is back.", but=self)
+        self.room.changed(table)
+
     def _sit(self, table: ServedTable) -> None:
         seat = table.sit(self.name)
         self.seated = _Seated(table, seat)
@@ -705,15 +813,22 @@ class Visitor:
             self._begin(self.seated)
 
     def _begin(self, seated: _Seated) -> None:
-        """The game at the table is on: this seat's view of it, from here."""
+        """The game at the table is on: this seat's view of it, from here (the seat as
+        the table has it now: never one this person no longer holds)."""
         session = seated.table.session
         assert session is not None
+        seat = seated.table.seat_of(self.name)
+        if seat is None:
+            self.seated = None
+            self.say(f"You no longer sit at table {seated.table.number}.")
+            return
+        seated.seat = seat
         names = tuple(
-            "You" if n == seated.seat else spec.name for n, spec in enumerate(session.info.seats)
+            "You" if n == seat else spec.name for n, spec in enumerate(session.info.seats)
         )
         width = self._width()
-        table = Table(session.info.rules, names, self.style, viewer=seated.seat, width=width)
-        ui = GameUI(session, seated.seat, table, say=self.say)
+        table = Table(session.info.rules, names, self.style, viewer=seat, width=width)
+        ui = GameUI(session, seat, table, say=self.say)
         seated.ui = ui
         if not session.actions:  # a new game: from the cut for the deal
             ui.told = 0
@@ -721,34 +836,21 @@ class Visitor:
         else:
             for line in ui.table_lines(board=False):
                 self.say(line)
-        if ui.my_turn:
-            for line in ui.table_lines(board=False)[-1:]:
-                self.say(line)
-
-    def _tell_table(self, table: ServedTable, line: str) -> None:
-        """Tell the others at the table."""
-        for visitor in self.room.at(table.number):
-            if visitor is not self:
-                visitor.tell([f"  {line}"])
-        self.room.changed(table)
 
     def _leave(self) -> None:
         table = self.table
         if table is None:
             return
-        table.stand(self.name, self.room.now())
-        if not table.started and all(p is None for p in table.people):
-            self.room.lobby.close(table.number)
         self.seated = None
         if table.started:
             self.say("You leave the table; your seat waits for you (`join` it again).")
-            self._tell_table(table, f"{self.name} is away (left the table).")
         else:
             self.say("You leave the table.")
-            self.room.changed(table)
+        self.room.stand(self, table, leaving=True)
         self.show_lobby()
 
-    def _stats(self) -> None:
+    def _stats(self) -> list[str]:
+        """Your history (worked out in a thread: it may read many logs)."""
         from datetime import date
 
         warnings: list[str] = []
@@ -758,46 +860,43 @@ class Visitor:
             today=date.today().isoformat(),
             warn=warnings.append,
         )
-        for line in stats_lines(total):
-            self.say(line)
+        return stats_lines(total)
 
     # --- at a game --------------------------------------------------------------------
 
-    def _at_game(self, text: str, ui: GameUI) -> bool:
+    async def _at_game(self, text: str, ui: GameUI) -> None:
         seated = self.seated
         assert seated is not None
         table, room = seated.table, self.room
         word = text.split()[0].lower()
-        if table.over:
-            self.seated = None
-            self.show_lobby()
-            return True
         if word in ("leave", "quit", "lobby"):
             self._leave()
-            return True
+            return
         if word == "who":
             self.say(f"  {printable(table.describe(room.now()))}")
-            return True
+            return
         if word == "takeover":
             self._take_over(table)
-            return True
+            return
         if word == "undo":
             self.say("  no takebacks at a served table: the others have seen the moves")
-            return True
-        if table.taken(seated.seat) and word not in COMMANDS:
+            return
+        if table.taken(ui.seat) and word not in COMMANDS:
             self.say("  the computer plays for you now")
-            return True
+            return
         ui.table = replace(ui.table, width=self._width())
         self._catch_up()  # what happened since the prompt was drawn, told first, in order
         try:
-            error = ui.handle(text)
+            if word in SLOW:  # a search: in a thread, so that every other table goes on
+                error = await asyncio.to_thread(ui.handle, text)
+            else:
+                error = ui.handle(text)
         except Quit:
             self._leave()
-            return True
+            return
         if error:
             self.say(f"  {printable(error)}")
         room.changed(table)
-        return True
 
     def _take_over(self, table: ServedTable) -> None:
         now = self.room.now()
@@ -815,9 +914,13 @@ class Visitor:
             return
         for seat in seats:
             table.take_over(seat)
-            for visitor in self.room.at(table.number):
-                visitor.tell([f"  the computer plays for {table.names()[seat]} from now"])
+            self.room.tell_table(table, f"the computer plays for {table.names()[seat]} from now")
         self.room.changed(table)
+
+
+SLOW = frozenset({"hint", "review"})
+"""Commands that search (the hard computer's play, a round's review): run off the event
+loop."""
 
 
 LOBBY_HELP = (
