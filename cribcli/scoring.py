@@ -168,10 +168,10 @@ def score_show(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Sh
     five = (*hand, starter)
     if starter is None or len(hand) != HAND_SIZE or len(set(map(_INDEX, five))) != 5:
         check_show(hand, starter)  # says what is wrong
-    cards = in_order(five)
+    cards = sorted(five, key=_INDEX)  # by rank, then suit
+    ranks = tuple(map(_RANK, cards))
     items = [
-        _made(ShowItem, (kind, where(cards), points))
-        for kind, where, points in _rank_items(tuple(map(_RANK, cards)))
+        _made(ShowItem, (kind, where(cards), points)) for kind, where, points in _rank_items(ranks)
     ]
     suit = hand[0].suit
     if hand[1].suit is suit and hand[2].suit is suit and hand[3].suit is suit:
@@ -179,9 +179,10 @@ def score_show(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Sh
             items.append(ShowItem(ShowKind.FLUSH, tuple(cards), 5))
         elif not crib:
             items.append(ShowItem(ShowKind.FLUSH, tuple(in_order(hand)), 4))
-    for card in hand:
-        if card.rank == JACK and card.suit is starter.suit:
-            items.append(ShowItem(ShowKind.NOBS, (card,), 1))
+    if JACK in ranks:
+        for card in hand:
+            if card.rank == JACK and card.suit is starter.suit:
+                items.append(ShowItem(ShowKind.NOBS, (card,), 1))
     return _made(ShowScore, (tuple(hand), starter, crib, tuple(items)))
 
 
