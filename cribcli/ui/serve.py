@@ -279,9 +279,11 @@ class Room:
         return [v for v in self.visitors if v.table is table]
 
     def changed(self, table: ServedTable | None = None) -> None:
-        """Something happened: wake every visitor concerned, and the table's computer."""
+        """Something happened at ``table``: wake the people at it, and its computer; or
+        (None) in the room: wake everyone. A move wakes only its own table: a room of
+        many tables must not redraw every prompt for each."""
         for visitor in self.visitors:
-            if table is None or visitor.table is None or visitor.table is table:
+            if table is None or visitor.table is table:
                 visitor.wake()
         if table is not None:
             self.drive(table.number)
