@@ -21,13 +21,13 @@ from pathlib import Path
 from types import TracebackType
 
 from cribcli import daily
-from cribcli.engine import Rules, target_of
+from cribcli.engine import Action, Rules, State, target_of
 from cribcli.engines import MOVE_TIME, Engine, EngineCommand, EnginePlayer, seat_of, stop_all
 from cribcli.errors import CribbageError, UsageProblem
 from cribcli.players import Level, Player, computer
 from cribcli.players.base import PlayerFailed
 from cribcli.record import LOG_LIMIT, NAME_LIMIT, GameInfo, Seat, loads
-from cribcli.session import Session
+from cribcli.session import Session, decide
 from cribcli.stats import Lost, Reviews, digest_of, remember
 from cribcli.store import (
     Places,
@@ -175,6 +175,12 @@ def computers(info: GameInfo) -> dict[int, Player]:
         for seat, spec in enumerate(info.seats)
         if spec.played_by_computer
     }
+
+
+def computer_action(info: GameInfo, state: State, seat: int) -> Action:
+    """What the computer in ``seat`` (one the game waits for) does now, or its forfeit:
+    for a worker process, given only what pickles (a server decides out of its loop)."""
+    return decide(state, computers(info)[seat], seat)
 
 
 def seated(

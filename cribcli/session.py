@@ -31,17 +31,29 @@ from cribcli.players.base import Listener, Player, PlayerFailed
 from cribcli.record import GameInfo, GameLog, dumps, replay
 
 
-def next_action(state: State, players: Sequence[Player], seat: int | None = None) -> Action:
-    """Ask the seat the game waits for (the first, during the discard; or ``seat``, one of
-    those it waits for) for its action."""
-    seat = seats_to_act(state)[0] if seat is None else seat
+def next_action(state: State, players: Sequence[Player]) -> Action:
+    """Ask the seat the game waits for (the first, during the discard) for its action."""
+    seat = seats_to_act(state)[0]
+    return _asked(state, players[seat], seat)
+
+
+def _asked(state: State, player: Player, seat: int) -> Action:
     if state.phase is Phase.SHOW:
         # The computer always counts its own hand and crib right.
         return Claim(seat, showing(state).total)
     seen = view(state, seat)
     if state.phase is Phase.DISCARD:
-        return Discard(seat, tuple(players[seat].discard(seen)))
-    return Play(seat, players[seat].play(seen))
+        return Discard(seat, tuple(player.discard(seen)))
+    return Play(seat, player.play(seen))
+
+
+def decide(state: State, player: Player, seat: int) -> Action:
+    """What ``player``, a computer or an engine in ``seat`` (one the game waits for), does
+    now: its action, or a forfeit if it fails. Changes nothing."""
+    try:
+        return _asked(state, player, seat)
+    except PlayerFailed as failure:
+        return Forfeit(seat, failure.reason)
 
 
 def run_game(
@@ -190,16 +202,7 @@ class Session:
         seat = self.waiting_for
         if seat is None or seat not in self.computers:
             return None
-        return self.act(self.decide(seat))
-
-    def decide(self, seat: int) -> Action:
-        """What the computer (or engine) in ``seat`` does now, one of the seats the game
-        waits for: its action, or a forfeit if it fails. Changes nothing (a server decides
-        in another thread, then acts)."""
-        try:
-            return next_action(self.state, self.players(), seat)
-        except PlayerFailed as failure:
-            return Forfeit(seat, failure.reason)
+        return self.act(decide(self.state, self.computers[seat], seat))
 
     def players(self) -> list[Player]:
         """A player for every seat (a person's stands in, never asked)."""

@@ -3,6 +3,7 @@ or when the program dies, none is left running (``match`` and ``stats`` use them
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import os
 import signal
@@ -34,6 +35,20 @@ def spread(
         raise
     finally:
         pool.join()
+
+
+def pool(jobs: int) -> concurrent.futures.ProcessPoolExecutor:
+    """Worker processes for tasks handed one at a time (a server's computers), that stop
+    with the program as :func:`spread`'s do. Shut it down when done."""
+    import multiprocessing
+
+    # Spawned, not forked: the program may have threads (a server's event loop has).
+    return concurrent.futures.ProcessPoolExecutor(
+        max(jobs, 1),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_starts,
+        initargs=(os.getpid(),),
+    )
 
 
 _parent = 0

@@ -29,9 +29,10 @@ from prompt_toolkit.contrib.ssh import PromptToolkitSSHSession
 from prompt_toolkit.formatted_text import ANSI
 from prompt_toolkit.styles import Style as PromptStyle
 
+from cribcli import workers
 from cribcli.engine import seats_to_act, target_of
 from cribcli.errors import CribbageError, UsageProblem, printable
-from cribcli.games import Saver, computers
+from cribcli.games import Saver, computer_action, computers
 from cribcli.lobby import (
     NEW_USAGE,
     Lobby,
@@ -166,6 +167,8 @@ class Room:
         self.drivers: dict[int, asyncio.Task[None]] = {}
         self.savers: dict[int, Saver] = {}
         self.gates: set[Gate] = set()
+        self.pool = workers.pool(os.cpu_count() or 1)
+        """Where the computers decide (each table's, a decision at a time)."""
         self.started = time.monotonic()
 
     # --- places ------------------------------------------------------------------------
@@ -316,8 +319,12 @@ class Room:
                 return
             await asyncio.sleep(self.options.pace)
             state = session.state
-            try:  # decided off the event loop: the other tables go on meanwhile
-                action = await asyncio.to_thread(session.decide, seat)
+            try:  # decided in a worker process: the loop, and the other tables, go on
+                loop = asyncio.get_running_loop()
+                decided = loop.run_in_executor(
+                    self.pool, computer_action, session.info, state, seat
+                )
+                action = await decided
                 if session.state is not state:
                     continue
                 session.act(action)
@@ -1003,3 +1010,4 @@ async def serve(
                 await asyncio.wait_for(conn.wait_closed(), 5)
         for task in room.drivers.values():
             task.cancel()
+        room.pool.shutdown(wait=True, cancel_futures=True)
