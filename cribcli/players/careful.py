@@ -29,6 +29,7 @@ def unseen_counts(ranks: Ranks) -> Unseen:
     return tuple(counts)
 
 
+@lru_cache(maxsize=8192)
 def choose(hand: Ranks, pile: Ranks, count: int, unseen: Unseen, reply: int, out: bool) -> int:
     """The rank a careful player lays from ``hand`` (some card of it must fit): the one
     that scores most when the others are ``out`` of this count; else the one with the best
@@ -63,14 +64,24 @@ def expected_reply(pile: Ranks, count: int, unseen: Unseen, held: int) -> float:
     points times the chance they hold one of it (a card of each rank among ``held``)."""
     pool = sum(unseen)
     total = 0.0
-    for index, number in enumerate(unseen):
-        rank = index + 1
-        if not number or count + value(rank) > COUNT_LIMIT:
-            continue
-        gained = points(pile + (rank,), count + value(rank))
-        if gained:
+    for index, gained in _scoring_replies(pile, count):
+        number = unseen[index]
+        if number:
             total += gained * _holds_one(pool, number, held)
     return total * 0.6
+
+
+@lru_cache(maxsize=16_384)
+def _scoring_replies(pile: Ranks, count: int) -> tuple[tuple[int, int], ...]:
+    """The ranks (as indexes, ace 0) that would score laid now, with what each scores."""
+    replies = []
+    for rank in range(1, 14):
+        total = count + value(rank)
+        if total <= COUNT_LIMIT and pile.count(rank) < 4:  # no fifth card of a rank
+            gained = points(pile + (rank,), total)
+            if gained:
+                replies.append((rank - 1, gained))
+    return tuple(replies)
 
 
 @lru_cache(maxsize=1024)

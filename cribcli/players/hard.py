@@ -191,7 +191,8 @@ class HardPlayer(NormalPlayer):
         for _ in range(PLAY_DEALS):
             stream.shuffle(pool)
             held = pool[:size]
-            rest = [card for card in unseen if card not in held]
+            taken = {card.index for card in held}
+            rest = [card for card in unseen if card.index not in taken]
             first = stream.below(len(rest))
             second = stream.below(len(rest) - 1)
             second += second >= first  # two different cards
