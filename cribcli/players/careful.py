@@ -29,7 +29,7 @@ def unseen_counts(ranks: Ranks) -> Unseen:
     return tuple(counts)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)
 def choose(hand: Ranks, pile: Ranks, count: int, unseen: Unseen, reply: int, out: bool) -> int:
     """The rank a careful player lays from ``hand`` (some card of it must fit): the one
     that scores most when the others are ``out`` of this count; else the one with the best
@@ -71,7 +71,7 @@ def expected_reply(pile: Ranks, count: int, unseen: Unseen, held: int) -> float:
     return total * 0.6
 
 
-@lru_cache(maxsize=16_384)
+@lru_cache(maxsize=4096)
 def _scoring_replies(pile: Ranks, count: int) -> tuple[tuple[int, int], ...]:
     """The ranks (as indexes, ace 0) that would score laid now, with what each scores."""
     replies = []
@@ -125,7 +125,7 @@ Turn = tuple[Ranks, Ranks, Ranks, int, bool, bool, bool, bool, Unseen]
 whether I laid last, whether it is my turn, and what they have not seen."""
 
 
-@lru_cache(maxsize=8_192)
+@lru_cache(maxsize=4096)
 def _rest(state: Turn) -> int:
     mine, theirs, pile, count, my_go, their_go, mine_last, my_turn, unseen = state
     if not mine and not theirs:
