@@ -170,6 +170,24 @@ async def play_out(screen: Screen, moves: int | None = None) -> int:
     return made
 
 
+async def play_until(screens: list[Screen], lays: int) -> None:
+    """Everyone plays by the hint until the first screen has shown ``lays`` cards laid
+    (whoever's turn it is then: stopping each after a number of its own moves could
+    leave one waiting for another who has stopped)."""
+    tasks = [asyncio.create_task(play_out(screen)) for screen in screens]
+    try:
+        while len(re.findall(r": \S+ \(\d+\)", screens[0].text)) < lays:
+            if any(task.done() for task in tasks):
+                break
+            await asyncio.sleep(0.05)
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
 def run(coroutine: Coroutine[Any, Any, None]) -> None:
     asyncio.run(asyncio.wait_for(coroutine, 240))
 
@@ -243,7 +261,7 @@ def test_a_dropped_connection_comes_back_to_its_seat(tmp_path: Path) -> None:
             ann.type("new 2 61")
             bob = await connect(server, "bob")
             bob.type("join 1")
-            await asyncio.gather(play_out(ann, 3), play_out(bob, 3))  # into the play
+            await play_until([ann, bob], 3)  # into the play
             await bob.close()
             await ann.expect(r"bob is away \(the connection ended\)")
             ann.type("who")
@@ -265,7 +283,7 @@ def test_the_computer_takes_the_seat_of_someone_away(tmp_path: Path) -> None:
             ann.type("new 2 61 away 0.01")
             bob = await connect(server, "bob")
             bob.type("join 1")
-            await asyncio.gather(play_out(ann, 2), play_out(bob, 2))
+            await play_until([ann, bob], 2)
             await bob.close()
             await ann.expect(r"bob is away")
             await asyncio.sleep(1.0)
@@ -373,7 +391,7 @@ def test_the_server_stops_and_starts_again_with_the_game(tmp_path: Path) -> None
             ann.type("new 2 61")
             bob = await connect(server, "bob")
             bob.type("join 1")
-            await asyncio.gather(play_out(ann, 4), play_out(bob, 4))
+            await play_until([ann, bob], 4)
         assert "the server is stopping; your game is saved" in await ann.closed()
         assert (tmp_path / "tables" / "table-1.toml").exists()
         async with running(tmp_path) as server:
