@@ -24,7 +24,7 @@ from typing import Any
 
 import asyncssh
 from prompt_toolkit import PromptSession, print_formatted_text
-from prompt_toolkit.application import run_in_terminal
+from prompt_toolkit.application import get_app_or_none, run_in_terminal
 from prompt_toolkit.contrib.ssh import PromptToolkitSSHSession
 from prompt_toolkit.formatted_text import ANSI
 from prompt_toolkit.styles import Style as PromptStyle
@@ -715,6 +715,9 @@ class Visitor:
             await self._woken.wait()
             self._woken.clear()
             await run_in_terminal(self._catch_up)
+            app = get_app_or_none()  # the prompt as it stands now, whoever's turn it is
+            if app is not None and app.is_running:
+                app.invalidate()
 
     def _catch_up(self) -> None:
         lines, self._outbox = self._outbox, []
