@@ -147,6 +147,16 @@ async def connect(server: Server, name: str, size: tuple[int, int] = (100, 40)) 
     return screen
 
 
+async def two_at_table(server: Server, new: str = "new 2 61") -> tuple[Screen, Screen]:
+    """Ann opens a table (``new``) and Bob joins it once it is open."""
+    ann = await connect(server, "ann")
+    ann.type(new)
+    await ann.expect(r"Table 1 is open")
+    bob = await connect(server, "bob")
+    bob.type("join 1")
+    return ann, bob
+
+
 async def play_out(
     screen: Screen, moves: int | None = None, stop: asyncio.Event | None = None
 ) -> int:
@@ -268,11 +278,7 @@ def test_four_seats_two_people_two_computers(tmp_path: Path) -> None:
 def test_a_dropped_connection_comes_back_to_its_seat(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path) as server:
-            ann = await connect(server, "ann")
-            ann.type("new 2 61")
-            await ann.expect(r"Table 1 is open")
-            bob = await connect(server, "bob")
-            bob.type("join 1")
+            ann, bob = await two_at_table(server, "new 2 61")
             await play_until([ann, bob], 3)  # into the play
             await bob.close()
             await ann.expect(r"bob is away \(the connection ended\)")
@@ -291,11 +297,7 @@ def test_a_dropped_connection_comes_back_to_its_seat(tmp_path: Path) -> None:
 def test_the_computer_takes_the_seat_of_someone_away(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path) as server:
-            ann = await connect(server, "ann")
-            ann.type("new 2 61 away 0.01")
-            await ann.expect(r"Table 1 is open")
-            bob = await connect(server, "bob")
-            bob.type("join 1")
+            ann, bob = await two_at_table(server, "new 2 61 away 0.01")
             await play_until([ann, bob], 2)
             await bob.close()
             await ann.expect(r"bob is away")
@@ -400,11 +402,7 @@ def test_idle_connections_are_closed(tmp_path: Path) -> None:
 def test_the_server_stops_and_starts_again_with_the_game(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path) as server:
-            ann = await connect(server, "ann")
-            ann.type("new 2 61")
-            await ann.expect(r"Table 1 is open")
-            bob = await connect(server, "bob")
-            bob.type("join 1")
+            ann, bob = await two_at_table(server, "new 2 61")
             await play_until([ann, bob], 4)
         assert "the server is stopping; your game is saved" in await ann.closed()
         assert (tmp_path / "tables" / "table-1.toml").exists()

@@ -34,6 +34,7 @@ from cribcli.engine import seats_to_act, target_of
 from cribcli.errors import CribbageError, UsageProblem, printable
 from cribcli.games import Saver, computer_action, computers
 from cribcli.lobby import (
+    AWAY_LIMIT,
     NEW_USAGE,
     Lobby,
     ServedTable,
@@ -263,7 +264,7 @@ class Room:
         with contextlib.suppress(CribbageError, ValueError, TypeError):
             meta = json.loads(read_text(self._meta(number), META_LIMIT) or "{}")
             away, level = meta.get("away"), meta.get("level")
-            if type(away) in (int, float) and 0 <= away <= 24 * 3600:
+            if type(away) in (int, float) and 0 <= away <= AWAY_LIMIT:
                 setup = replace(setup, away=float(away))
             if isinstance(level, str) and level in set(Level):
                 setup = replace(setup, level=Level(level))
