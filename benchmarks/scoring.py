@@ -47,7 +47,7 @@ def main() -> None:
     # The ratio from the same hands, each count timed in turn (the machine's speed wanders).
     few = sample[:20_000]
     totals, breakdowns = [], []
-    for _ in range(5):
+    for _ in range(9):
         totals.append(rate(show_total, few))
         breakdowns.append(rate(score_show, few))
     total, breakdown = max(totals), max(breakdowns)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from itertools import combinations, combinations_with_replacement, pairwise, product
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import NamedTuple
 
 from cribcli.cards import JACK, Card, check_distinct, deck, in_order
@@ -170,20 +170,18 @@ def score_show(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Sh
         check_show(hand, starter)  # says what is wrong
     cards = sorted(five, key=_INDEX)  # by rank, then suit
     ranks = tuple(map(_RANK, cards))
-    items = [
-        _made(ShowItem, (kind, where(cards), points)) for kind, where, points in _rank_items(ranks)
-    ]
+    items = _RANK_ITEMS[ranks](cards)
     suit = hand[0].suit
     if hand[1].suit is suit and hand[2].suit is suit and hand[3].suit is suit:
         if starter.suit is suit:
-            items.append(ShowItem(ShowKind.FLUSH, tuple(cards), 5))
+            items += (ShowItem(ShowKind.FLUSH, tuple(cards), 5),)
         elif not crib:
-            items.append(ShowItem(ShowKind.FLUSH, tuple(in_order(hand)), 4))
+            items += (ShowItem(ShowKind.FLUSH, tuple(in_order(hand)), 4),)
     if JACK in ranks:
         for card in hand:
             if card.rank == JACK and card.suit is starter.suit:
-                items.append(ShowItem(ShowKind.NOBS, (card,), 1))
-    return _made(ShowScore, (tuple(hand), starter, crib, tuple(items)))
+                items += (ShowItem(ShowKind.NOBS, (card,), 1),)
+    return _made(ShowScore, (tuple(hand), starter, crib, items))
 
 
 def _is_run(cards: Sequence[Card]) -> bool:
@@ -197,16 +195,35 @@ _made = tuple.__new__
 runs in Python): every hand counted makes a show and its items, and the breakdown is to
 keep up with :func:`show_total`."""
 
-Picks = Callable[[Sequence[Card]], tuple[Card, ...]]
-"""Takes the cards of one item from the five, sorted (an ``itemgetter`` of positions)."""
+ItemMaker = Callable[[Sequence[Card]], tuple[ShowItem, ...]]
+"""Makes the fifteens, pairs and runs of five cards sorted by rank, for one multiset of
+ranks."""
 
 
-@cache
-def _rank_items(ranks: tuple[int, ...]) -> tuple[tuple[ShowKind, Picks, int], ...]:
-    """The fifteens, pairs and runs of five cards sorted by rank, each as what picks its
-    cards out of them: the ranks alone decide them (the suits only the flush and nobs),
-    and there are 6,188 rank multisets, so each is worked out once."""
-    return tuple((kind, itemgetter(*where), points) for kind, where, points in _rank_places(ranks))
+class _RankItems(dict[tuple[int, ...], ItemMaker]):
+    """The fifteens, pairs and runs of five cards sorted by rank, keyed by their ranks: the
+    ranks alone decide which card positions make each item (the suits only the flush and
+    nobs), and there are 6,188 rank multisets, so each one's maker is written once, when
+    first met, as a single expression over the positions, e.g. for 5 5 10 J K::
+
+        lambda c: (made(Item, (FIFTEEN, (c[0], c[2]), 2)), ..., made(Item, (PAIR, (c[0], c[1]), 2)))
+
+    (a loop over position lists per hand costs the breakdown a third of its speed). The
+    source is made here from small numbers and the kinds' names, never from input."""
+
+    def __missing__(self, ranks: tuple[int, ...]) -> ItemMaker:
+        made = "".join(
+            f"made(Item, ({kind.name}, ({''.join(f'c[{i}], ' for i in where)}), {points})), "
+            for kind, where, points in _rank_places(ranks)
+        )
+        names: dict[str, object] = {kind.name: kind for kind in ShowKind}
+        names |= {"made": _made, "Item": ShowItem}
+        maker: ItemMaker = eval(f"lambda c: ({made})", names)
+        self[ranks] = maker
+        return maker
+
+
+_RANK_ITEMS = _RankItems()
 
 
 def _rank_places(ranks: tuple[int, ...]) -> list[tuple[ShowKind, tuple[int, ...], int]]:

@@ -193,6 +193,46 @@ def test_fast_total_equals_breakdown_for_flushes(
     assert show_total(hand, starter, crib=crib) == score_show(hand, starter, crib=crib).total
 
 
+def items_by_definition(hand: list[Card], starter: Card) -> Counter[tuple[str, frozenset[Card]]]:
+    """Every fifteen, pair and run of a show straight from the rules, over the cards
+    themselves: each set of cards adding to 15, each two of a rank, and each set of cards
+    making a run of the longest length that makes one."""
+    five = [*hand, starter]
+    found: Counter[tuple[str, frozenset[Card]]] = Counter()
+    for size in range(2, 6):
+        for combo in combinations(five, size):
+            if sum(card.value for card in combo) == 15:
+                found["fifteen", frozenset(combo)] += 2
+    for a, b in combinations(five, 2):
+        if a.rank == b.rank:
+            found["pair", frozenset((a, b))] += 2
+    for size in (5, 4, 3):
+        runs = [
+            combo
+            for combo in combinations(five, size)
+            if sorted(card.rank for card in combo)
+            == list(range(min(c.rank for c in combo), min(c.rank for c in combo) + size))
+        ]
+        for run in runs:
+            found["run", frozenset(run)] += size
+        if runs:
+            break
+    return found
+
+
+@given(five_cards, st.booleans())
+def test_breakdown_names_the_cards_of_every_item(cards: list[Card], crib: bool) -> None:
+    """Each fifteen, pair and run named, with its own cards and points, as the rules make
+    them: the items are worked out by rank position, so the cards they name are checked."""
+    show = score_show(cards[:4], cards[4], crib=crib)
+    named: Counter[tuple[str, frozenset[Card]]] = Counter()
+    for item in show.items:
+        if item.kind in (ShowKind.FIFTEEN, ShowKind.PAIR, ShowKind.RUN):
+            assert len(set(item.cards)) == len(item.cards)
+            named[item.kind.value, frozenset(item.cards)] += item.points
+    assert named == items_by_definition(cards[:4], cards[4])
+
+
 # --- the published distribution -------------------------------------------------------
 
 # S. Lumetta, "Amusing Cribbage Facts", as reproduced in Wikipedia's "Cribbage statistics":
