@@ -202,6 +202,19 @@ def mark_of(lost: float) -> str:
     return next((mark for at, mark in MARKS if lost >= at - 1e-9), "")
 
 
+class ForTheWin(NamedTuple):
+    """Near the end, a throw that gives up points for a better chance of winning: the
+    throw worth most points, how many more it was worth (hand, crib and pegging, as hard
+    counts them), and the two chances of winning, the likelier throw's first. Told when
+    the points given up would mark a throw by points (:data:`MARKS`: half a point or
+    more); less is the measure's own wobble."""
+
+    by_points: tuple[Card, ...]
+    points: float
+    chance: float
+    by_points_chance: float
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
     """One decision of the reviewed seat: what it chose, the best, and what it lost."""
@@ -228,6 +241,8 @@ class Decision:
     """A count: what the hand or crib was worth."""
     given: int | None = None
     """A count: the points missed, which the other side took."""
+    for_the_win: ForTheWin | None = None
+    """A throw near the end: when the best throw is not the one worth most points, why."""
 
     @property
     def mark(self) -> str:
@@ -260,6 +275,14 @@ class Decision:
         for key, number in extra.items():
             if number is not None:
                 shown[key] = round(number, 4 if key == "chance" else 2)
+        if self.for_the_win:
+            win = self.for_the_win
+            shown["for_the_win"] = {
+                "by_points": [str(card) for card in win.by_points],
+                "points": round(win.points, 2),
+                "chance": round(win.chance, 4),
+                "by_points_chance": round(win.by_points_chance, 4),
+            }
         return shown
 
 
@@ -441,15 +464,23 @@ def judge_throw(seen: View, thrown: Sequence[Card]) -> Decision:
     near the end, the chance of winning (chances within a whisker are equal)."""
     options = discard_options(seen)
     chosen = next(o for o in options if set(o.value.discard) == set(thrown))
-    chance = None
+    chance = for_the_win = None
+    by_points = max(options, key=lambda o: o.net)
     if options[0].chance is None:
-        best = max(options, key=lambda o: o.net)
+        best = by_points
         lost = best.net - chosen.net
     else:
         top = max(o.chance or 0.0 for o in options)
         best = max((o for o in options if (o.chance or 0.0) >= top - CLOSE), key=lambda o: o.net)
         chance = 0.0 if (chosen.chance or 0.0) >= top - CLOSE else top - (chosen.chance or 0.0)
         lost = chance / point_chance(seen.rules.target)
+        if mark_of(by_points.net - best.net) not in ("", "slip"):
+            for_the_win = ForTheWin(
+                by_points.value.discard,
+                by_points.net - best.net,
+                best.chance or 0.0,
+                by_points.chance or 0.0,
+            )
     return Decision(
         seen.round,
         "throw",
@@ -458,6 +489,7 @@ def judge_throw(seen: View, thrown: Sequence[Card]) -> Decision:
         max(lost, 0.0),
         exact=best.value.net - chosen.value.net,
         chance=chance,
+        for_the_win=for_the_win,
     )
 
 

@@ -303,6 +303,38 @@ def test_hard_takes_three_of_a_kind_near_the_end(seed: int) -> None:
     assert computer("hard", seed, 0).play(view(state, 0)) == Card.parse("7D")
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_hard_lays_the_card_that_wins_for_sure_near_the_end(seed: int) -> None:
+    """The second position from issue 17: hard deals, 107-106; the count is 20 on the
+    pone's QC, its own 5D (fifteen) and the pone's 5C (a pair); it holds KH KC 5H. The 5
+    makes three of a kind, 6 points, and hard laid a king for nothing. The king is right:
+    the pone counts first and needs 15; on 25 its last 5, if it holds it, makes four of a
+    kind for 12 and its show does the rest; on 30 nothing but an ace scores, a go gives
+    hard 108, and hard's own K K 5 5 shows 12 at least, so the pone never gets there. The
+    5 loses whenever the pone holds the 5S, about one hand in twenty: hard's 60 hands for
+    the search to win missed it (each card won every one); with few cards left it now
+    searches all 200. (The cards hard cannot see are made up.)"""
+    hands = (tuple(parse_cards("QC 5C 9S 8D")), tuple(parse_cards("5D KH KC 5H")))
+    thrown = (tuple(parse_cards("AC 4D")), tuple(parse_cards("3D 9C")))
+    state = replace(
+        start_of_play(hands, dealer=1),
+        scores=(104, 105),
+        discards=thrown,
+        crib=thrown[0] + thrown[1],
+        starter=Card.parse("2H"),
+    )
+    for seat, card in ((0, "QC"), (1, "5D"), (0, "5C")):
+        state, _ = apply(state, Play(seat, Card.parse(card)))
+    assert state.scores == (106, 107) and state.count == 20
+    player = computer("hard", seed, 1)
+    assert isinstance(player, hard.HardPlayer)
+    values = player.lay_values(view(state, 1))
+    five, king = values[Card.parse("5H")], values[Card.parse("KH")]
+    assert five.net > king.net + 2  # the 5 is worth more points ...
+    assert king.chance == 1.0 and five.chance is not None and five.chance < 1.0  # ... and loses
+    assert player.play(view(state, 1)).rank == 13
+
+
 def test_near_the_end_points_decide_unless_the_chance_is_really_higher() -> None:
     weights = [1.0] * 60
     scoring, other = 7, 5

@@ -15,25 +15,27 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from cribcli import coach
-from cribcli.cards import Card, deck
+from cribcli.cards import Card, deck, parse_cards
 from cribcli.coach import (
     MARKS,
     Decision,
     Moment,
+    Review,
     judge_lay,
+    judge_throw,
     mark_of,
     moment_view,
     parse_laid,
     review,
 )
-from cribcli.engine import Action, Discard, Play, Rules, State
+from cribcli.engine import Action, Discard, Play, Rules, State, new_game, view
 from cribcli.events import RoundEnded
 from cribcli.players import Level, computer, table
 from cribcli.players.hard import ENDGAME
 from cribcli.record import GameInfo, GameLog, Replay, Seat, dumps, loads, replay
 from cribcli.session import run_game
 from cribcli.stats import Lost, digest_of, history, read_game
-from cribcli.ui.render import stats_lines
+from cribcli.ui.render import coach_line, review_lines, stats_lines
 from tests.conftest import Run
 from tests.scripted import moves
 
@@ -113,6 +115,45 @@ def test_a_throw_that_is_not_the_best_loses_the_advice_difference(cribbage: Run)
         assert decision.exact == pytest.approx(difference, abs=0.01)
         if decision.chance is None:
             assert decision.lost > 0
+
+
+def position_three() -> State:
+    """The third position of issue 17: the other program's dealer leads 108-93, and hard,
+    pone, needs 28 with 5H 5S 6D 6C QD 7S. It kept 5-5-6-6, 3.43 below the best
+    discard by the exact hand and crib (6 QD: 8.86 against 5.43). The dealer needs only
+    13, which it makes in most deals; the pone's one hope is a big hand, and 5-5-6-6
+    makes 24 with a 4 cut (20 with a 5 or a 6, 16 with a 3)."""
+    state, _ = new_game(Rules(), 5)
+    hand = tuple(parse_cards("5H 5S 6D 6C QD 7S"))
+    other = tuple(card for card in deck() if card not in hand)[:6]
+    return replace(state, hands=(hand, other), dealt=(hand, other), scores=(93, 108), dealer=1)
+
+
+def test_a_throw_for_the_win_says_why() -> None:
+    seen = view(position_three(), 0)
+    thrown = computer(Level.HARD, 1, 0).discard(seen)
+    assert set(thrown) == set(parse_cards("QD 7S"))  # 5-5-6-6 kept, as it was
+    kept = judge_throw(seen, thrown)
+    assert kept.lost == 0 and kept.for_the_win is not None
+    assert set(kept.for_the_win.by_points) in ({*parse_cards("6C QD")}, {*parse_cards("6D QD")})
+    assert kept.for_the_win.points > 3  # hand and crib 3.43 less, and the pegging
+    assert kept.for_the_win.chance > 1.5 * kept.for_the_win.by_points_chance
+    info = GameInfo(Rules(), (Seat("ann"), Seat("bob")), 1)
+    lines = review_lines(Review(0, (kept,), 1, (1,)), info)
+    assert lines[2].split() == ["throw", "QD", "7S", "best"]
+    assert re.fullmatch(
+        r" {8}best for the win: 3\.\d% against 1\.\d% for 6[CD] QD, 3\.\d\d more points", lines[3]
+    )
+    # Thrown by points, the line says what it cost and why the other was best.
+    by_points = judge_throw(seen, kept.for_the_win.by_points)
+    assert set(by_points.best) == set(thrown) and by_points.lost > 0.5
+    lines = review_lines(Review(0, (by_points,), 1, (1,)), info)
+    assert "best QD 7S" in lines[2] and "% to win)" in lines[2]
+    assert lines[3].startswith("        best for the win: ")
+    assert max(map(len, lines)) <= 80
+    told = json.loads(json.dumps(by_points.as_json()))
+    assert told["for_the_win"]["points"] == round(kept.for_the_win.points, 2)
+    assert "It is the best for the win: " in coach_line(by_points)
 
 
 def lay_lost(moment: Moment, card: str) -> float:

@@ -42,7 +42,11 @@ PLAY_DEALS = 200
 """Hands dealt to the other player, in its head, for the search of the play."""
 WIN_DEALS = 60
 """The first this many of them make the search to win near the end, which is slower (the
-scores are part of what it searches)."""
+scores are part of what it searches)..."""
+FEW_CARDS = 5
+"""... unless this many cards or fewer are left in both hands: then the search is quick,
+and all of them make it, so that a hand the other holds one time in twenty (the card that
+would peg it home) is not missed."""
 ENDGAME = 60
 """Within this many points of the end (either side), it plays to win, not for points."""
 PEGGING = 0.6
@@ -124,8 +128,8 @@ class HardPlayer(NormalPlayer):
         players), over the hands the other could hold given what this seat has seen: its
         points less the other player's, both playing their best; and near the end the
         chance of winning, both playing to win (over the first ``win_deals`` hands: more
-        than hard's own :data:`WIN_DEALS` make it steadier). Empty if no hand fits what
-        was seen."""
+        than hard's own :data:`WIN_DEALS` make it steadier; over all of them when
+        :data:`FEW_CARDS` are left). Empty if no hand fits what was seen."""
         options = view.playable()
         draws = self._sample_hands(view)
         if not draws:
@@ -137,6 +141,8 @@ class HardPlayer(NormalPlayer):
         chosen = max(ranks, key=lambda rank: (totals[rank], -rank))
         chances: dict[int, float] = {}
         if min(needs(view)) <= ENDGAME:
+            if len(view.hand) + view.held[1 - view.seat] <= FEW_CARDS:
+                win_deals = len(draws)
             weights, each = self._win_chances(view, tally(draws[:win_deals]), ranks)
             chances = {rank: _mean(each[rank], weights) for rank in ranks}
             chosen = surer(chosen, each, weights)

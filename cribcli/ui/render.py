@@ -19,7 +19,7 @@ from cribcli.tally import ROLES
 
 if TYPE_CHECKING:
     from cribcli.analysis import Advice, DiscardValue
-    from cribcli.coach import Decision, LayValue, PegAdvice, Review
+    from cribcli.coach import Decision, ForTheWin, LayValue, PegAdvice, Review
     from cribcli.match import Report
     from cribcli.record import GameInfo
     from cribcli.stats import History
@@ -280,6 +280,8 @@ def review_lines(review: Review, info: GameInfo, style: Style = PLAIN) -> list[s
             dealer = review.dealers[decision.round - 1]
             lines.append(f"Round {decision.round} ({names[dealer]}'s crib)")
         lines.append(_decision_line(decision, style))
+        if decision.for_the_win:
+            lines.append(f"{' ' * 8}{_for_the_win(decision.for_the_win, style)}")
     lines.extend(review_summary_lines(review))
     return lines
 
@@ -316,6 +318,14 @@ def _decision_line(decision: Decision, style: Style) -> str:
         line += f"  {decision.mark:<11}" + (f"({', '.join(notes)})" if notes else "")
     line = line.rstrip()
     return style.bold(line) if decision.mark in ("mistake", "blunder") else line
+
+
+def _for_the_win(win: ForTheWin, style: Style) -> str:
+    """``best for the win: 3.5% against 1.6% for 6♣ Q♦, 3.71 more points``."""
+    return (
+        f"best for the win: {100 * win.chance:.1f}% against {100 * win.by_points_chance:.1f}%"
+        f" for {style.cards(win.by_points)}, {win.points:.2f} more points"
+    )
 
 
 def review_summary_lines(review: Review) -> list[str]:
@@ -359,7 +369,10 @@ def coach_line(decision: Decision, style: Style = PLAIN) -> str:
         if decision.kind == "throw"
         else f"your {style.cards(decision.chose)} on {decision.count}"
     )
-    return f"Coach: {what} cost {cost} ({decision.mark}): {style.cards(decision.best)} was best."
+    why = f" It is the {_for_the_win(decision.for_the_win, style)}." if decision.for_the_win else ""
+    return (
+        f"Coach: {what} cost {cost} ({decision.mark}): {style.cards(decision.best)} was best.{why}"
+    )
 
 
 def coach_summary(review: Review) -> list[str]:
