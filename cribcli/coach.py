@@ -207,7 +207,8 @@ class ForTheWin(NamedTuple):
     throw worth most points, how many more it was worth (hand, crib and pegging, as hard
     counts them), and the two chances of winning, the likelier throw's first. Told when
     the points given up would mark a throw by points (:data:`MARKS`: half a point or
-    more); less is the measure's own wobble."""
+    more) and the chances differ by more than :data:`CLOSE`; less is the measure's own
+    wobble."""
 
     by_points: tuple[Card, ...]
     points: float
@@ -280,8 +281,8 @@ class Decision:
             shown["for_the_win"] = {
                 "by_points": [str(card) for card in win.by_points],
                 "points": round(win.points, 2),
-                "chance": round(win.chance, 4),
-                "by_points_chance": round(win.by_points_chance, 4),
+                "win_chance": round(win.chance, 4),
+                "by_points_win_chance": round(win.by_points_chance, 4),
             }
         return shown
 
@@ -474,7 +475,8 @@ def judge_throw(seen: View, thrown: Sequence[Card]) -> Decision:
         best = max((o for o in options if (o.chance or 0.0) >= top - CLOSE), key=lambda o: o.net)
         chance = 0.0 if (chosen.chance or 0.0) >= top - CLOSE else top - (chosen.chance or 0.0)
         lost = chance / point_chance(seen.rules.target)
-        if mark_of(by_points.net - best.net) not in ("", "slip"):
+        gain = (best.chance or 0.0) - (by_points.chance or 0.0)
+        if mark_of(by_points.net - best.net) not in ("", "slip") and gain > CLOSE:
             for_the_win = ForTheWin(
                 by_points.value.discard,
                 by_points.net - best.net,

@@ -206,7 +206,7 @@ class _RankItems(dict[tuple[int, ...], ItemMaker]):
     nobs), and there are 6,188 rank multisets, so each one's maker is written once, when
     first met, as a single expression over the positions, e.g. for 5 5 10 J K::
 
-        lambda c: (made(Item, (FIFTEEN, (c[0], c[2]), 2)), ..., made(Item, (PAIR, (c[0], c[1]), 2)))
+        lambda c: (made(Item, (FIFTEEN, (c[0], c[2]), 2)), ..., made(Item, (PAIR, ...)), )
 
     (a loop over position lists per hand costs the breakdown a third of its speed). The
     source is made here from small numbers and the kinds' names, never from input."""

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from cribcli.cards import Card, deck, parse_cards
 from cribcli.engine import Discard, Phase, Play, Rules, State, apply, legal_actions, new_game, view
 from cribcli.events import GameOver, Pegged, Played, Shown
-from cribcli.players import Level, computer, hard, odds, table
+from cribcli.players import Level, careful, computer, hard, odds, table
 from cribcli.players.careful import against, unseen_counts
+from cribcli.players.normal import pile_ranks
 from cribcli.players.pegging import after_play, outcome, points, value, win_chance, without
 from cribcli.record import GameInfo, Seat
 from cribcli.session import next_action, run_game
@@ -132,6 +133,49 @@ def test_search_against_careful_play_equals_the_engine(cards: list[Card], dealer
         assert found == engine_against_normal(state, me)
         minimax = outcome(mine, tuple(sorted(theirs)), pile, count, False, False, True)
         assert found >= minimax
+
+
+def test_a_careful_play_out_by_hand() -> None:
+    """Whole plays between careful players, worked out from the rules."""
+    # 7 then 8: fifteen for 2 and the last card for 1, both the dealer's
+    assert careful.play_out((7,), (8,)) == -3
+    # K A K A; the pone cannot lay on 22, the dealer lays A A for a pair (2) and three of a
+    # kind (6) and the go (1); then the pone's K K: a pair (2) and the last card (1)
+    assert careful.play_out((13, 13, 13, 13), (1, 1, 1, 1)) == 3 - 9
+    # K Q K (30), a go to the pone; Q K Q (30), a go to the dealer; K Q, the last card to
+    # the dealer
+    assert careful.play_out((13, 13, 13, 13), (12, 12, 12, 12)) == 1 - 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.permutations(deck()))
+def test_a_careful_play_out_is_the_engines_play(cards: list[Card]) -> None:
+    """The engine, each seat laying by the careful rule from its own cards and the cards
+    the other has laid, makes the same points as :func:`careful.play_out`: the gos, 31s
+    and the last card alike."""
+    hands = (tuple(cards[:4]), tuple(cards[4:8]))
+    state = start_of_play(hands, dealer=1)
+    net = 0
+    while state.phase is Phase.PLAY:
+        seat = state.to_play
+        assert seat is not None
+        seen = view(state, seat)
+        laid = [card.rank for who, card in seen.plays if who != seat]
+        unseen = tuple(4 - n for n in unseen_counts((*(c.rank for c in hands[seat]), *laid)))
+        out = 1 - seat in seen.passed or not seen.held[1 - seat]
+        held = tuple(card.rank for card in state.hands[seat])
+        reply = 0 if out else seen.held[1 - seat]
+        rank = careful.choose(held, pile_ranks(seen), seen.count, unseen, reply, out)
+        card = next(card for card in state.hands[seat] if card.rank == rank)
+        after, events = apply(state, Play(seat, card))
+        gained = [after.scores[n] - state.scores[n] for n in (0, 1)]
+        for event in events:
+            if isinstance(event, Shown):
+                gained[event.seat] -= event.show.total
+        net += gained[0] - gained[1]
+        state = after
+    pone, dealer = (tuple(c.rank for c in hand) for hand in hands)
+    assert careful.play_out(pone, dealer) == net
 
 
 def engine_win(state: State, shows: tuple[int, int]) -> float:

@@ -111,6 +111,44 @@ def run_out(hand: Ranks, pile: Ranks, count: int) -> int:
     return choice
 
 
+def play_out(pone: Ranks, dealer: Ranks) -> int:
+    """The whole play between two careful players, each choosing by :func:`choose` from
+    its own four cards and the cards laid: the pone's points less the dealer's. (The
+    normal computer also knows its two discards and the starter; the pegging table,
+    ``tools/pegging_table.py``, is made with this, before any starter.)"""
+    hands = [pone, dealer]
+    unseen = [[4 - n for n in unseen_counts(hand)] for hand in hands]
+    net = [0, 0]
+    pile: Ranks = ()
+    count, gone, turn, last = 0, [False, False], 0, 0
+    while hands[0] or hands[1]:
+        other = 1 - turn
+        options = [] if gone[turn] else [r for r in hands[turn] if count + value(r) <= COUNT_LIMIT]
+        if not options:
+            if not gone[other] and any(count + value(r) <= COUNT_LIMIT for r in hands[other]):
+                gone[turn], turn = True, other  # a go: the other plays on
+                continue
+            # Nobody can lay: the go point to the last to lay; the next leads a new count.
+            net[last] += 1 if pile and count < COUNT_LIMIT else 0
+            pile, count, gone = (), 0, [False, False]
+            turn = 1 - last if hands[1 - last] else last
+            continue
+        out = gone[other] or not hands[other]
+        rank = choose(
+            hands[turn], pile, count, tuple(unseen[turn]), 0 if out else len(hands[other]), out
+        )
+        hands[turn] = without(hands[turn], rank)
+        unseen[other][rank - 1] -= 1
+        pile, count, last = pile + (rank,), count + value(rank), turn
+        net[turn] += points(pile, count)
+        turn = other
+        if count == COUNT_LIMIT:  # no go point; the other leads a new count (if it can)
+            pile, count, gone = (), 0, [False, False]
+            turn = other if hands[other] else last
+    net[last] += 1 if pile and count < COUNT_LIMIT else 0  # the last card
+    return net[0] - net[1]
+
+
 def against(
     rank: int, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, they_out: bool, unseen: Unseen
 ) -> int:

@@ -281,7 +281,7 @@ def review_lines(review: Review, info: GameInfo, style: Style = PLAIN) -> list[s
             lines.append(f"Round {decision.round} ({names[dealer]}'s crib)")
         lines.append(_decision_line(decision, style))
         if decision.for_the_win:
-            lines.append(f"{' ' * 8}{_for_the_win(decision.for_the_win, style)}")
+            lines.append(f"{' ' * 6}best {_for_the_win(decision.for_the_win, style)}")
     lines.extend(review_summary_lines(review))
     return lines
 
@@ -321,10 +321,10 @@ def _decision_line(decision: Decision, style: Style) -> str:
 
 
 def _for_the_win(win: ForTheWin, style: Style) -> str:
-    """``best for the win: 3.5% against 1.6% for 6♣ Q♦, 3.71 more points``."""
+    """``for the win: 3.5% against 1.6% throwing 6♣ Q♦ (+2.91 points)``."""
     return (
-        f"best for the win: {100 * win.chance:.1f}% against {100 * win.by_points_chance:.1f}%"
-        f" for {style.cards(win.by_points)}, {win.points:.2f} more points"
+        f"for the win: {100 * win.chance:.1f}% against {100 * win.by_points_chance:.1f}%"
+        f" throwing {style.cards(win.by_points)} (+{win.points:.2f} points)"
     )
 
 
@@ -369,7 +369,9 @@ def coach_line(decision: Decision, style: Style = PLAIN) -> str:
         if decision.kind == "throw"
         else f"your {style.cards(decision.chose)} on {decision.count}"
     )
-    why = f" It is the {_for_the_win(decision.for_the_win, style)}." if decision.for_the_win else ""
+    why = (
+        f" It is best {_for_the_win(decision.for_the_win, style)}." if decision.for_the_win else ""
+    )
     return (
         f"Coach: {what} cost {cost} ({decision.mark}): {style.cards(decision.best)} was best.{why}"
     )
