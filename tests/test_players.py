@@ -11,12 +11,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cribcli.cards import Card, deck, parse_cards
-from cribcli.engine import Discard, Phase, Play, Rules, State, apply, legal_actions, new_game, view
+from cribcli.engine import (
+    Action,
+    Discard,
+    Phase,
+    Play,
+    Rules,
+    State,
+    apply,
+    legal_actions,
+    new_game,
+    view,
+)
 from cribcli.events import GameOver, Pegged, Played, Shown
 from cribcli.players import Level, careful, computer, hard, odds, table
 from cribcli.players.careful import against, unseen_counts
 from cribcli.players.normal import pile_ranks
-from cribcli.players.pegging import after_play, outcome, points, value, win_chance, without
+from cribcli.players.pegging import after_play, outcome, points, value, without
 from cribcli.record import GameInfo, Seat
 from cribcli.session import next_action, run_game
 
@@ -178,22 +189,26 @@ def test_a_careful_play_out_is_the_engines_play(cards: list[Card]) -> None:
     assert careful.play_out(pone, dealer) == net
 
 
-def engine_win(state: State, shows: tuple[int, int]) -> float:
-    """Minimax over the engine itself, both playing to win: the chance the seat to play
-    wins the game, with the shows to come given (``shows[seat]``, hand and crib)."""
+def engine_win_against_normal(state: State, me: int, shows: tuple[int, int]) -> float:
+    """Over the engine itself: ``me`` playing to win, the other seat laying as the normal
+    computer does from its own view; my chance of winning, the shows to come given."""
+    normal = computer(Level.NORMAL, 0, 1 - me)
 
     @cache
-    def best(state: State) -> float:
+    def chance(state: State) -> float:
         seat = state.to_play
         assert seat is not None
+        actions: list[Action] = list(legal_actions(state))
+        if seat != me:
+            actions = [Play(seat, normal.play(view(state, seat)))]
         results = []
-        for action in legal_actions(state):
+        for action in actions:
             after, events = apply(state, action)
             shown = [e for e in events if isinstance(e, Shown)]
             over = [e for e in events if isinstance(e, GameOver)]
             if over and not shown:  # home in the play
-                results.append(1.0 if over[0].winner == seat else 0.0)
-            elif shown:  # the play is over: the scores it left, before the show's
+                results.append(1.0 if over[0].winner == me else 0.0)
+            elif shown:  # the play is over: the scores it left, then the shows
                 first = events.index(shown[0])
                 pegged = next(
                     (
@@ -206,20 +221,14 @@ def engine_win(state: State, shows: tuple[int, int]) -> float:
                 needs = [state.rules.target - points for points in pegged]
                 results.append(
                     odds.after_play(
-                        needs[seat],
-                        needs[1 - seat],
-                        shows[seat],
-                        shows[1 - seat],
-                        seat == state.dealer,
+                        needs[me], needs[1 - me], shows[me], shows[1 - me], me == state.dealer
                     )
                 )
             else:
-                assert after.to_play is not None
-                rest = best(after)
-                results.append(rest if after.to_play == seat else 1 - rest)
+                results.append(chance(after))
         return max(results)
 
-    return best(state)
+    return chance(state)
 
 
 @settings(max_examples=25, deadline=None)
@@ -229,27 +238,40 @@ def engine_win(state: State, shows: tuple[int, int]) -> float:
     st.tuples(st.integers(1, 12), st.integers(1, 12)),
     st.tuples(st.integers(0, 24), st.integers(0, 24)),
 )
-def test_search_to_win_equals_minimax_over_the_engine(
+def test_search_to_win_against_careful_play_equals_the_engine(
     cards: list[Card], dealer: int, needs: tuple[int, int], shows: tuple[int, int]
 ) -> None:
+    """Near the end, the search to win against a player who cannot see my cards matches
+    the engine with the normal computer in that seat, me playing to win."""
     hands = (tuple(cards[:4]), tuple(cards[4:8]))
+    state = replace(start_of_play(hands, dealer), scores=(121 - needs[0], 121 - needs[1]))
+    assert state.starter is not None
     pone = 1 - dealer
-    state = start_of_play(hands, dealer)
-    state = replace(state, scores=(121 - needs[0], 121 - needs[1]))
-    mine = tuple(sorted(c.rank for c in hands[pone]))
-    theirs = tuple(sorted(c.rank for c in hands[dealer]))
-    fast = win_chance(
-        mine,
-        theirs,
-        (),
-        0,
-        False,
-        False,
-        False,
-        (needs[pone], needs[dealer]),
-        (shows[pone], shows[dealer], False),
-    )
-    assert fast == pytest.approx(engine_win(state, shows), abs=1e-12)
+    for me in (pone, dealer):
+        mine = tuple(sorted(c.rank for c in hands[me]))
+        theirs = tuple(c.rank for c in hands[1 - me])
+        unseen = tuple(4 - n for n in unseen_counts((*theirs, state.starter.rank)))
+        pile: tuple[int, ...] = ()
+        if me == dealer:  # the pone (normal) leads first
+            lead = computer(Level.NORMAL, 0, pone).play(view(state, pone))
+            state, _ = apply(state, Play(pone, lead))
+            pile = (lead.rank,)
+            theirs = without(theirs, lead.rank)
+        found = max(
+            careful.win_against(
+                rank,
+                mine,
+                theirs,
+                pile,
+                sum(value(r) for r in pile),
+                False,
+                unseen,
+                (needs[me], needs[1 - me]),
+                (shows[me], shows[1 - me], me == dealer),
+            )
+            for rank in set(mine)
+        )
+        assert found == pytest.approx(engine_win_against_normal(state, me, shows), abs=1e-12)
 
 
 def test_points_on_ranks() -> None:

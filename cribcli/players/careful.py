@@ -13,6 +13,7 @@ from functools import lru_cache
 from itertools import permutations
 from math import comb
 
+from cribcli.players import odds
 from cribcli.players.pegging import points, scoring_tail, value, without
 from cribcli.scoring import COUNT_LIMIT
 
@@ -232,3 +233,157 @@ def _fresh(mine: Ranks, theirs: Ranks, i_lead: bool, unseen: Unseen) -> int:
     if not (mine if i_lead else theirs):
         i_lead = not i_lead
     return _rest((mine, theirs, (), 0, False, False, False, i_lead, unseen))
+
+
+# --- the search to win -----------------------------------------------------------------
+
+Shows = tuple[int, int, bool]
+"""My show and theirs to come (hand, and the crib for the dealer), and whether I deal."""
+Race = tuple[Ranks, Ranks, Ranks, int, bool, bool, bool, bool, Unseen, int, int, Shows]
+"""A :data:`Turn` with the points each side still needs and the shows to come."""
+
+
+def win_against(
+    rank: int,
+    mine: Ranks,
+    theirs: Ranks,
+    pile: Ranks,
+    count: int,
+    they_out: bool,
+    unseen: Unseen,
+    needs: tuple[int, int],
+    shows: Shows,
+) -> float:
+    """As :func:`against`, but near the end: I lay ``rank`` and then play to win, the other
+    laying by :func:`choose` as ever; my chance of winning. A side home in the play wins
+    at once; after the play the shows decide, the pone's first
+    (:func:`cribcli.players.odds.after_play`)."""
+    return _lay_to_win(
+        rank, mine, theirs, pile, count, False, they_out, True, unseen, *needs, shows
+    )
+
+
+@lru_cache(maxsize=4096)
+def _rest_to_win(state: Race) -> float:
+    mine, theirs, pile, count, my_go, their_go, mine_last, my_turn, unseen = state[:9]
+    my_need, their_need, shows = state[9:]
+    if not mine and not theirs:
+        point = 1 if pile and count != COUNT_LIMIT else 0
+        return _scored(point, mine_last, my_need, their_need, shows)
+    hand, gone = (mine, my_go) if my_turn else (theirs, their_go)
+    options = [] if gone else [r for r in hand if count + value(r) <= COUNT_LIMIT]
+    if not options:
+        other, other_gone = (theirs, their_go) if my_turn else (mine, my_go)
+        if not other_gone and any(count + value(r) <= COUNT_LIMIT for r in other):
+            if my_turn:
+                my_go = True
+            else:
+                their_go = True
+            turn = (mine, theirs, pile, count, my_go, their_go, mine_last, not my_turn, unseen)
+            return _rest_to_win((*turn, my_need, their_need, shows))
+        point = 0 if count in (0, COUNT_LIMIT) or not pile else 1
+        if mine_last:
+            my_need -= point
+        else:
+            their_need -= point
+        if my_need <= 0 or their_need <= 0:
+            return 1.0 if my_need <= 0 else 0.0
+        return _fresh_to_win(mine, theirs, not mine_last, unseen, my_need, their_need, shows)
+    if my_turn:
+        return max(
+            _lay_to_win(
+                r,
+                mine,
+                theirs,
+                pile,
+                count,
+                my_go,
+                their_go,
+                True,
+                unseen,
+                my_need,
+                their_need,
+                shows,
+            )
+            for r in set(options)
+        )
+    reply = 0 if my_go else len(mine)
+    rank = choose(theirs, pile, count, unseen, reply, my_go or not mine)
+    return _lay_to_win(
+        rank,
+        mine,
+        theirs,
+        pile,
+        count,
+        my_go,
+        their_go,
+        False,
+        unseen,
+        my_need,
+        their_need,
+        shows,
+    )
+
+
+def _lay_to_win(
+    rank: int,
+    mine: Ranks,
+    theirs: Ranks,
+    pile: Ranks,
+    count: int,
+    my_go: bool,
+    their_go: bool,
+    by_me: bool,
+    unseen: Unseen,
+    my_need: int,
+    their_need: int,
+    shows: Shows,
+) -> float:
+    laid = pile + (rank,)
+    total = count + value(rank)
+    gained = points(laid, total)
+    if by_me:
+        my_need -= gained
+        if my_need <= 0:
+            return 1.0
+        mine = without(mine, rank)
+        left = list(unseen)
+        left[rank - 1] -= 1
+        unseen = tuple(left)
+    else:
+        their_need -= gained
+        if their_need <= 0:
+            return 0.0
+        theirs = without(theirs, rank)
+    if total == COUNT_LIMIT:
+        return _fresh_to_win(mine, theirs, not by_me, unseen, my_need, their_need, shows)
+    turn = (mine, theirs, scoring_tail(laid), total, my_go, their_go, by_me, not by_me, unseen)
+    return _rest_to_win((*turn, my_need, their_need, shows))
+
+
+def _fresh_to_win(
+    mine: Ranks,
+    theirs: Ranks,
+    i_lead: bool,
+    unseen: Unseen,
+    my_need: int,
+    their_need: int,
+    shows: Shows,
+) -> float:
+    if not mine and not theirs:
+        return _scored(0, True, my_need, their_need, shows)
+    if not (mine if i_lead else theirs):
+        i_lead = not i_lead
+    turn = (mine, theirs, (), 0, False, False, False, i_lead, unseen)
+    return _rest_to_win((*turn, my_need, their_need, shows))
+
+
+def _scored(point: int, mine: bool, my_need: int, their_need: int, shows: Shows) -> float:
+    """The last card's point (to me if ``mine``), then the shows."""
+    if mine:
+        my_need -= point
+    else:
+        their_need -= point
+    if my_need <= 0 or their_need <= 0:
+        return 1.0 if my_need <= 0 else 0.0
+    return odds.after_play(my_need, their_need, *shows)

@@ -15,8 +15,9 @@ Near the end (either side within :data:`ENDGAME` points) it plays to win, not fo
 it takes a sure point that wins; it discards for the best chance of winning (the chance of
 each score its hand can make, against the pegging, hand and crib a deal usually brings:
 :mod:`cribcli.players.odds`); and it searches the play for the card that wins most often,
-each side playing to win, the shows after it counted in order (the pone first). Among
-cards that win equally often it takes the one worth most points. With three or four
+itself playing to win and the other laying as a careful player does, as in the search for
+points, the shows after it counted in order (the pone first). It lays the card worth
+most points unless another is really likelier to win (:func:`surer`). With three or four
 players it pegs like the normal computer.
 """
 
@@ -33,9 +34,9 @@ from cribcli.analysis import DiscardValue, analyse
 from cribcli.cards import JACK, Card, SeededStream
 from cribcli.engine import View
 from cribcli.players import cribs, odds, pegs
-from cribcli.players.careful import against, unseen_counts
+from cribcli.players.careful import against, unseen_counts, win_against
 from cribcli.players.normal import NormalPlayer, pile_ranks, unseen_by
-from cribcli.players.pegging import lay_chance, points, value
+from cribcli.players.pegging import points, value
 from cribcli.scoring import COUNT_LIMIT, HAND_SIZE, MAX_SHOW, rank_key, rank_table, show_total
 
 PLAY_DEALS = 200
@@ -128,8 +129,9 @@ class HardPlayer(NormalPlayer):
     def lay_values(self, view: View, win_deals: int = WIN_DEALS) -> dict[Card, LayWorth]:
         """What each card that can be laid is worth in the rest of this play (two
         players), over the hands the other could hold given what this seat has seen: its
-        points less the other player's, both playing their best; and near the end the
-        chance of winning, both playing to win (over the first ``win_deals`` hands: more
+        points less the other player's, it at its best and the other laying as a careful
+        player does; and near the end the chance of winning, it playing to win and the
+        other as carefully as ever (over the first ``win_deals`` hands: more
         than hard's own :data:`WIN_DEALS` make it steadier; over all of them when
         :data:`FEW_CARDS` are left). Empty if no hand fits what was seen."""
         options = view.playable()
@@ -158,20 +160,31 @@ class HardPlayer(NormalPlayer):
         self, view: View, samples: Counter[Sample], ranks: list[int]
     ) -> tuple[list[float], dict[int, list[float]]]:
         """The samples' weights, and each rank's chance of winning against each sample,
-        both sides playing to win."""
+        playing to win against a careful player
+        (:func:`cribcli.players.careful.win_against`)."""
         held = tuple(sorted(card.rank for card in view.hand))
         pile = pile_ranks(view)
         other_out = (1 - view.seat) in view.passed
         score_needs = needs(view)
+        seen = _seen_ranks(view)
         weights: list[float] = []
         chances: dict[int, list[float]] = {rank: [] for rank in ranks}
         for (their_held, their_thrown), weight in samples.items():
             weights.append(weight)
             shows = shows_after_play(view, their_held, their_thrown)
+            unseen = tuple(4 - n for n in unseen_counts((*seen, *their_held, *their_thrown)))
             for rank in ranks:
                 chances[rank].append(
-                    lay_chance(
-                        rank, held, their_held, pile, view.count, other_out, score_needs, shows
+                    win_against(
+                        rank,
+                        held,
+                        their_held,
+                        pile,
+                        view.count,
+                        other_out,
+                        unseen,
+                        score_needs,
+                        shows,
                     )
                 )
         return weights, chances
@@ -247,8 +260,7 @@ def _lay_totals(view: View, samples: Counter[Sample], ranks: list[int]) -> dict[
     held = tuple(sorted(card.rank for card in view.hand))
     pile = pile_ranks(view)
     other_out = (1 - view.seat) in view.passed
-    assert view.starter is not None
-    seen = [view.starter.rank, *(card.rank for _, card in view.plays)]
+    seen = _seen_ranks(view)
     totals = dict.fromkeys(ranks, 0.0)
     for (their_held, their_thrown), weight in samples.items():
         unseen = tuple(4 - n for n in unseen_counts((*seen, *their_held, *their_thrown)))
@@ -256,6 +268,13 @@ def _lay_totals(view: View, samples: Counter[Sample], ranks: list[int]) -> dict[
             net = against(rank, held, their_held, pile, view.count, other_out, unseen)
             totals[rank] += weight * net
     return totals
+
+
+def _seen_ranks(view: View) -> tuple[int, ...]:
+    """The ranks the other player has seen besides its own cards: the starter and the
+    cards laid (its own among them; the sampled hands add the rest of its own)."""
+    assert view.starter is not None
+    return (view.starter.rank, *(card.rank for _, card in view.plays))
 
 
 SURE = 2.0
