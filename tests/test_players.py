@@ -344,6 +344,30 @@ def test_hard_takes_a_sure_winning_point() -> None:
     assert card == Card.parse("KH")
 
 
+def into_the_play(
+    hands: tuple[str, str],
+    thrown: tuple[str, str],
+    starter: str,
+    scores: tuple[int, int],
+    laid: list[str],
+) -> State:
+    """Seat 1 deals; each seat holds ``hands`` and threw ``thrown``; the scores are
+    ``scores`` before the cards ``laid`` (the pone's first, in turn) are laid."""
+    held = tuple(tuple(parse_cards(hand)) for hand in hands)
+    crib = tuple(tuple(parse_cards(cards)) for cards in thrown)
+    assert len(held) == len(crib) == 2
+    state = replace(
+        start_of_play((held[0], held[1]), dealer=1),
+        scores=scores,
+        discards=crib,
+        crib=crib[0] + crib[1],
+        starter=Card.parse(starter),
+    )
+    for n, card in enumerate(laid):
+        state, _ = apply(state, Play(n % 2, Card.parse(card)))
+    return state
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_hard_takes_three_of_a_kind_near_the_end(seed: int) -> None:
     """The position from issue 17: hard is pone, 89-79; the count is 14 on its 7H and the
@@ -351,21 +375,10 @@ def test_hard_takes_three_of_a_kind_near_the_end(seed: int) -> None:
     hands the 5's chance of winning came out 0.891 and the 7's 0.872 (seed 2), and the
     5 was laid; a difference that small is the sampling's wobble, and the points decide.
     (The cards it cannot see are made up: the dealer's, the crib and the starter.)"""
-    hands = (
-        tuple(parse_cards("7H 5H 8D 7D")),
-        tuple(parse_cards("7S QS 6D 9S")),
+    state = into_the_play(
+        ("7H 5H 8D 7D", "7S QS 6D 9S"), ("2C 9H", "AS 3H"), "8C", (89, 77), ["7H", "7S"]
     )
-    thrown = (tuple(parse_cards("2C 9H")), tuple(parse_cards("AS 3H")))
-    state = replace(
-        start_of_play(hands, dealer=1),
-        scores=(89, 77),
-        discards=thrown,
-        crib=thrown[0] + thrown[1],
-        starter=Card.parse("8C"),
-    )
-    state, _ = apply(state, Play(0, Card.parse("7H")))
-    state, _ = apply(state, Play(1, Card.parse("7S")))  # a pair: 79
-    assert state.scores == (89, 79) and state.count == 14
+    assert state.scores == (89, 79) and state.count == 14  # the 7S made a pair
     assert computer("hard", seed, 0).play(view(state, 0)) == Card.parse("7D")
 
 
@@ -380,17 +393,9 @@ def test_hard_lays_the_card_that_wins_for_sure_near_the_end(seed: int) -> None:
     5 loses whenever the pone holds the 5S, about one hand in twenty: hard's 60 hands for
     the search to win missed it (each card won every one); with few cards left it now
     searches all 200. (The cards hard cannot see are made up.)"""
-    hands = (tuple(parse_cards("QC 5C 9S 8D")), tuple(parse_cards("5D KH KC 5H")))
-    thrown = (tuple(parse_cards("AC 4D")), tuple(parse_cards("3D 9C")))
-    state = replace(
-        start_of_play(hands, dealer=1),
-        scores=(104, 105),
-        discards=thrown,
-        crib=thrown[0] + thrown[1],
-        starter=Card.parse("2H"),
+    state = into_the_play(
+        ("QC 5C 9S 8D", "5D KH KC 5H"), ("AC 4D", "3D 9C"), "2H", (104, 105), ["QC", "5D", "5C"]
     )
-    for seat, card in ((0, "QC"), (1, "5D"), (0, "5C")):
-        state, _ = apply(state, Play(seat, Card.parse(card)))
     assert state.scores == (106, 107) and state.count == 20
     player = computer("hard", seed, 1)
     assert isinstance(player, hard.HardPlayer)

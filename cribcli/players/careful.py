@@ -14,7 +14,7 @@ from itertools import permutations
 from math import comb
 
 from cribcli.players import odds
-from cribcli.players.pegging import points, scoring_tail, value, without
+from cribcli.players.pegging import last_point, points, scoring_tail, value, without
 from cribcli.scoring import COUNT_LIMIT
 
 Ranks = tuple[int, ...]
@@ -130,7 +130,7 @@ def play_out(pone: Ranks, dealer: Ranks) -> int:
                 gone[turn], turn = True, other  # a go: the other plays on
                 continue
             # Nobody can lay: the go point to the last to lay; the next leads a new count.
-            net[last] += 1 if pile and count < COUNT_LIMIT else 0
+            net[last] += last_point(pile, count)
             pile, count, gone = (), 0, [False, False]
             turn = 1 - last if hands[1 - last] else last
             continue
@@ -146,7 +146,7 @@ def play_out(pone: Ranks, dealer: Ranks) -> int:
         if count == COUNT_LIMIT:  # no go point; the other leads a new count (if it can)
             pile, count, gone = (), 0, [False, False]
             turn = other if hands[other] else last
-    net[last] += 1 if pile and count < COUNT_LIMIT else 0  # the last card
+    net[last] += last_point(pile, count)  # the last card
     return net[0] - net[1]
 
 
@@ -168,9 +168,7 @@ whether I laid last, whether it is my turn, and what they have not seen."""
 def _rest(state: Turn) -> int:
     mine, theirs, pile, count, my_go, their_go, mine_last, my_turn, unseen = state
     if not mine and not theirs:
-        if not pile or count == COUNT_LIMIT:
-            return 0
-        return 1 if mine_last else -1
+        return last_point(pile, count) * (1 if mine_last else -1)
     hand, gone = (mine, my_go) if my_turn else (theirs, their_go)
     options = [] if gone else [r for r in hand if count + value(r) <= COUNT_LIMIT]
     if not options:
@@ -185,7 +183,7 @@ def _rest(state: Turn) -> int:
             return _rest(state)
         # nobody can play: the go point to whoever laid last, and a new count led by the
         # player after them
-        point = 0 if count in (0, COUNT_LIMIT) or not pile else 1
+        point = last_point(pile, count)
         point = point if mine_last else -point
         return point + _fresh(mine, theirs, not mine_last, unseen)
     if my_turn:
@@ -213,9 +211,7 @@ def _lay(
     gained = points(laid, total)
     if by_me:
         mine = without(mine, rank)
-        left = list(unseen)
-        left[rank - 1] -= 1
-        unseen = tuple(left)
+        unseen = _seen(unseen, rank)
     else:
         theirs = without(theirs, rank)
         gained = -gained
@@ -225,6 +221,13 @@ def _lay(
         return gained + _fresh(mine, theirs, not by_me, unseen)
     state = (mine, theirs, scoring_tail(laid), total, my_go, their_go, by_me, not by_me, unseen)
     return gained + _rest(state)
+
+
+def _seen(unseen: Unseen, rank: int) -> Unseen:
+    """What the other has not seen, once I lay a card of ``rank``."""
+    left = list(unseen)
+    left[rank - 1] -= 1
+    return tuple(left)
 
 
 def _fresh(mine: Ranks, theirs: Ranks, i_lead: bool, unseen: Unseen) -> int:
@@ -268,8 +271,7 @@ def _rest_to_win(state: Race) -> float:
     mine, theirs, pile, count, my_go, their_go, mine_last, my_turn, unseen = state[:9]
     my_need, their_need, shows = state[9:]
     if not mine and not theirs:
-        point = 1 if pile and count != COUNT_LIMIT else 0
-        return _scored(point, mine_last, my_need, their_need, shows)
+        return _scored(last_point(pile, count), mine_last, my_need, their_need, shows)
     hand, gone = (mine, my_go) if my_turn else (theirs, their_go)
     options = [] if gone else [r for r in hand if count + value(r) <= COUNT_LIMIT]
     if not options:
@@ -281,7 +283,7 @@ def _rest_to_win(state: Race) -> float:
                 their_go = True
             turn = (mine, theirs, pile, count, my_go, their_go, mine_last, not my_turn, unseen)
             return _rest_to_win((*turn, my_need, their_need, shows))
-        point = 0 if count in (0, COUNT_LIMIT) or not pile else 1
+        point = last_point(pile, count)
         if mine_last:
             my_need -= point
         else:
@@ -347,9 +349,7 @@ def _lay_to_win(
         if my_need <= 0:
             return 1.0
         mine = without(mine, rank)
-        left = list(unseen)
-        left[rank - 1] -= 1
-        unseen = tuple(left)
+        unseen = _seen(unseen, rank)
     else:
         their_need -= gained
         if their_need <= 0:

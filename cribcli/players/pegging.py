@@ -21,6 +21,12 @@ def points(pile: tuple[int, ...], count: int) -> int:
     return (2 if count in (15, COUNT_LIMIT) else 0) + _pile_points(pile)
 
 
+def last_point(pile: tuple[int, ...], count: int) -> int:
+    """The point for the last card of a count (a go, or the end of the play): 1, unless
+    nothing was laid or the count is 31 (which scored 2 as it was laid)."""
+    return 1 if pile and count != COUNT_LIMIT else 0
+
+
 @lru_cache(maxsize=16_384)
 def _pile_points(pile: tuple[int, ...]) -> int:
     """What the last rank of ``pile`` scores by pairs and runs (the searches pass only
@@ -151,7 +157,7 @@ def _search(state: Position, alpha: int, beta: int) -> int:
             return -_outcome(turn, -beta, -alpha)
         # nobody can play: the go point to whoever laid last, and a new count led by the
         # player after them
-        point = 0 if count in (0, COUNT_LIMIT) or not pile else 1
+        point = last_point(pile, count)
         if other_laid_last:
             return -point + _fresh(mover, other, alpha + point, beta + point)
         return point - _fresh(other, mover, point - beta, point - alpha)

@@ -16,7 +16,7 @@ from math import sqrt
 from cribcli.cards import Card, SeededStream
 from cribcli.engine import View
 from cribcli.players.normal import unseen_by
-from cribcli.players.pegging import points, scoring_tail, value
+from cribcli.players.pegging import last_point, points, scoring_tail, value
 from cribcli.scoring import COUNT_LIMIT
 
 Hands = tuple[tuple[int, ...], ...]
@@ -190,8 +190,7 @@ def _end_count(
     after ``last`` that holds cards, or the end of the play."""
     players = len(hands)
     result = [0] * players
-    if pile and count != COUNT_LIMIT:
-        result[last] += 1
+    result[last] += last_point(pile, count)
     if not any(hands):
         return tuple(result)
     leader = next(
