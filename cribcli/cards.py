@@ -230,6 +230,15 @@ class SeededStream:
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
 
+    def sample(self, items: Sequence[T], k: int) -> list[T]:
+        """``k`` different items, in random order, each choice equally likely: the first
+        ``k`` steps of Fisher-Yates, from the front, on a copy."""
+        pool = list(items)
+        for i in range(k):
+            j = i + self.below(len(pool) - i)
+            pool[i], pool[j] = pool[j], pool[i]
+        return pool[:k]
+
 
 def shuffled_deck(seed: int | str, label: str = "deck") -> list[Card]:
     """The 52 cards of :func:`deck` shuffled by :class:`SeededStream` ``(seed, label)``."""

@@ -14,8 +14,8 @@ from itertools import permutations
 from math import comb
 
 from cribcli.players import odds
-from cribcli.players.pegging import last_point, points, scoring_tail, value, without
-from cribcli.scoring import COUNT_LIMIT
+from cribcli.players.pegging import laid_on, last_point, points, scoring_tail, value, without
+from cribcli.scoring import COUNT_LIMIT, HAND_SIZE
 
 Ranks = tuple[int, ...]
 Unseen = tuple[int, ...]
@@ -30,18 +30,53 @@ def unseen_counts(ranks: Ranks) -> Unseen:
     return tuple(counts)
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=8192)
 def choose(hand: Ranks, pile: Ranks, count: int, unseen: Unseen, reply: int, out: bool) -> int:
-    """The rank a careful player lays from ``hand`` (some card of it must fit): the one
-    that scores most when the others are ``out`` of this count; else the one with the best
-    points less the expected answer from a player holding ``reply`` cards, plus leading
-    sense. ``unseen``: the cards it has not seen. Among equals, the first in ``hand``."""
-    options = [rank for rank in hand if count + value(rank) <= COUNT_LIMIT]
+    """The rank a careful player lays from ``hand`` (some card of it must fit): one of
+    :func:`chosen`, the first in ``hand``."""
+    best = chosen(tuple(sorted(hand)), pile, count, unseen, reply, out)
+    return next(rank for rank in hand if rank in best)
+
+
+@lru_cache(maxsize=8192)
+def chosen(
+    hand: Ranks, pile: Ranks, count: int, unseen: Unseen, reply: int, out: bool
+) -> frozenset[int]:
+    """The ranks a careful player could lay from ``hand`` (sorted; some card of it must
+    fit), equal best: those that score most when the others are ``out`` of this count;
+    else those with the best points less the expected answer from a player holding
+    ``reply`` cards, plus leading sense. ``unseen``: the cards it has not seen."""
+    options = {rank for rank in hand if count + value(rank) <= COUNT_LIMIT}
     if len(options) == 1:
-        return options[0]
+        return frozenset(options)
     if pile and out:
         return run_out(hand, pile, count)
-    return max(options, key=lambda rank: weigh(rank, pile, count, unseen, reply))
+    weights = {rank: weigh(rank, pile, count, unseen, reply) for rank in options}
+    best = max(weights.values())
+    return frozenset(rank for rank, weight in weights.items() if weight == best)
+
+
+def laid_carefully(plays: tuple[tuple[bool, int], ...], held: Ranks, unseen: Unseen) -> bool:
+    """Whether a careful player holding ``held`` now would have laid its cards of this
+    deal's play as it did, each one of :func:`chosen` (two players, four cards each).
+    ``plays``: the cards laid, in order, each marked whether it was this player's;
+    ``unseen``: what it could not see as the play began (neither its own six cards nor
+    the starter)."""
+    mine = [rank for its, rank in plays if its]
+    left = list(unseen)
+    theirs_held = HAND_SIZE
+    counts = laid_on(tuple(rank for _, rank in plays))
+    for i, ((its, rank), (pile, count)) in enumerate(zip(plays, counts, strict=True)):
+        if not its:
+            left[rank - 1] -= 1
+            theirs_held -= 1
+            continue
+        out = (bool(pile) and plays[i - 1][0]) or not theirs_held  # they said go
+        hand = tuple(sorted((*mine, *held)))
+        if rank not in chosen(hand, pile, count, tuple(left), 0 if out else theirs_held, out):
+            return False
+        mine.remove(rank)
+    return True
 
 
 def weigh(rank: int, pile: Ranks, count: int, unseen: Unseen, reply: int) -> float:
@@ -91,10 +126,11 @@ def _holds_one(pool: int, number: int, held: int) -> float:
     return 1 - comb(pool - number, held) / comb(pool, held) if pool >= held else 0.0
 
 
-def run_out(hand: Ranks, pile: Ranks, count: int) -> int:
-    """The others are out of this count: the first rank of the order that scores most."""
+def run_out(hand: Ranks, pile: Ranks, count: int) -> frozenset[int]:
+    """The others are out of this count: the first ranks of the orders that score most
+    (and lay most, among those)."""
     best: tuple[int, int] = (-1, 0)
-    choice = hand[0]
+    firsts: set[int] = set()
     for order in permutations(hand):
         laid_pile = pile
         total = count
@@ -108,8 +144,10 @@ def run_out(hand: Ranks, pile: Ranks, count: int) -> int:
             laid += 1
         if laid and (gained, laid) > best:
             best = (gained, laid)
-            choice = order[0]
-    return choice
+            firsts = set()
+        if laid and (gained, laid) == best:
+            firsts.add(order[0])
+    return frozenset(firsts)
 
 
 def play_out(pone: Ranks, dealer: Ranks) -> int:

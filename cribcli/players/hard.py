@@ -6,7 +6,9 @@ throws the cards that help a crib least, a dealer those that help its own most:
 peg (:mod:`cribcli.players.pegs`: a table of plays between careful players, counted at
 the share of it that hard's plays show, :data:`PEGGING`). In the play (two players) it deals
 the other player many hands that fit everything seen so far (the cards laid, and every
-go: a go means each card then held would have passed 31), plays the rest of the play out
+go: a go means each card then held would have passed 31), most of them hands that player
+would have kept and laid its cards from as it did, were it to discard by the exact
+analysis and lay carefully (a careful lead and answers tell much), plays the rest of the play out
 against each, itself at its best and the other laying as a careful player does from what
 it can see (it cannot see hard's cards, so it does not answer as if it could), and lays
 the card with the best average.
@@ -34,13 +36,27 @@ from cribcli.analysis import DiscardValue, analyse
 from cribcli.cards import JACK, Card, SeededStream
 from cribcli.engine import View
 from cribcli.players import cribs, odds, pegs
-from cribcli.players.careful import against, unseen_counts, win_against
+from cribcli.players.careful import against, laid_carefully, unseen_counts, win_against
 from cribcli.players.normal import NormalPlayer, pile_ranks, unseen_by
 from cribcli.players.pegging import points, value
 from cribcli.scoring import COUNT_LIMIT, HAND_SIZE, MAX_SHOW, rank_key, rank_table, show_total
 
 PLAY_DEALS = 200
 """Hands dealt to the other player, in its head, for the search of the play."""
+CANDIDATES = 3
+"""The hands are drawn from this many times as many, by how well each fits what the other
+player did: the cards it would have kept, and laid as it did..."""
+KEPT = 10
+"""... a hand it would have kept from its six (:func:`likely_keeps`) counting this many
+times as much as any other..."""
+LAID = 20
+"""... and one whose cards laid so far it would have laid as it did, each a careful
+player's choice (:func:`cribcli.players.careful.laid_carefully`), this many times. The
+normal computer keeps and lays so; other players more often than not, so no hand is
+ruled out."""
+KEEP_CLOSE = 0.05
+"""Keeps this close to the best by ranks are all taken as likely (suits move them a
+little)."""
 WIN_DEALS = 60
 """The first this many of them make the search to win near the end, which is slower (the
 scores are part of what it searches)..."""
@@ -62,6 +78,10 @@ class Sample(NamedTuple):
 
     held: tuple[int, ...]
     thrown: tuple[int, ...]
+
+
+Draws = list[tuple[Sample, int]]
+"""Sampled hands, each with its weight."""
 
 
 class Option(NamedTuple):
@@ -189,13 +209,15 @@ class HardPlayer(NormalPlayer):
                 )
         return weights, chances
 
-    def _sample_hands(self, view: View) -> list[tuple[Sample, int]]:
+    def _sample_hands(self, view: View) -> Draws:
         """:data:`PLAY_DEALS` hands the other player could hold and what it threw, as
         ranks, each with how likely it is.
 
         Each is drawn to fit every go it said, with two more unseen cards for what it
-        threw; a hand it would have kept from those six (its best four, by ranks) counts
-        in full, any other a little, since players do not all keep alike.
+        threw, and weighed by whether it would have kept those four of the six
+        (:data:`KEPT`) and laid its cards so far as it did (:data:`LAID`); then
+        :data:`PLAY_DEALS` are drawn again from :data:`CANDIDATES` times as many by those
+        weights, so that the search spends its time on hands that fit.
         """
         other = 1 - view.seat
         size = view.held[other]
@@ -207,23 +229,29 @@ class HardPlayer(NormalPlayer):
         if len(pool) < size:
             return []
         laid = tuple(card.rank for seat, card in view.plays if seat == other)
+        plays = tuple((seat == other, card.rank) for seat, card in view.plays)
+        assert view.starter is not None
+        starter = view.starter.rank
         stream = self._stream(view, "play")
+        weights: dict[Sample, int] = {}
         draws = []
-        for _ in range(PLAY_DEALS):
-            stream.shuffle(pool)
-            held = pool[:size]
+        for _ in range(PLAY_DEALS * CANDIDATES):
+            held = stream.sample(pool, size)
             taken = {card.index for card in held}
             rest = [card for card in unseen if card.index not in taken]
-            first = stream.below(len(rest))
-            second = stream.below(len(rest) - 1)
-            second += second >= first  # two different cards
-            thrown = (rest[first].rank, rest[second].rank)
-            kept = laid + tuple(card.rank for card in held)
-            best = max(combinations(kept + thrown, HAND_SIZE), key=kept_value)
-            likely = sorted(best) == sorted(kept)
-            sample = Sample(tuple(sorted(card.rank for card in held)), tuple(sorted(thrown)))
-            draws.append((sample, 10 if likely else 1))
-        return draws
+            thrown = tuple(sorted(card.rank for card in stream.sample(rest, 2)))
+            sample = Sample(tuple(sorted(card.rank for card in held)), thrown)
+            if sample not in weights:
+                kept = tuple(sorted(laid + sample.held))
+                likely = kept in likely_keeps(tuple(sorted(kept + thrown)), not view.is_dealer)
+                weight = KEPT if likely else 1
+                # What it could not see as the play began: not its six cards, not the starter.
+                hidden = tuple(4 - n for n in unseen_counts((*kept, *thrown, starter)))
+                if laid_carefully(plays, sample.held, hidden):
+                    weight *= LAID
+                weights[sample] = weight
+            draws.append((sample, weights[sample]))
+        return resample(draws, PLAY_DEALS, stream)
 
 
 def discard_options(view: View) -> list[Option]:
@@ -367,3 +395,37 @@ def _kept_value(ranks: tuple[int, ...]) -> float:
 def kept_value(four: Iterable[int]) -> float:
     """Four ranks' average show over the starters (fifteens, pairs and runs only)."""
     return _kept_value(tuple(sorted(four)))
+
+
+@lru_cache(maxsize=16_384)
+def likely_keeps(six: tuple[int, ...], dealer: bool) -> frozenset[tuple[int, ...]]:
+    """The four of ``six`` ranks (sorted) a player who discards by the exact analysis
+    would keep, as the dealer or not, by ranks alone: the keeps within :data:`KEEP_CLOSE`
+    of the best hand plus or minus crib (:func:`kept_value`,
+    :func:`cribcli.players.cribs.random_crib`). Suits move it a little (a flush, his
+    nobs); it names the normal computer's keep nine times in ten."""
+    nets: dict[tuple[int, ...], float] = {}
+    for thrown in set(combinations(six, 6 - HAND_SIZE)):
+        keep = list(six)
+        for rank in thrown:
+            keep.remove(rank)
+        crib = cribs.random_crib(thrown)
+        nets[tuple(keep)] = kept_value(keep) + (crib if dealer else -crib)
+    best = max(nets.values())
+    return frozenset(keep for keep, net in nets.items() if net >= best - KEEP_CLOSE)
+
+
+def resample(draws: Draws, size: int, stream: SeededStream) -> Draws:
+    """``size`` draws taken again from ``draws`` in proportion to their weights, each then
+    weighing 1 (systematic resampling: one random start, evenly spaced)."""
+    total = sum(weight for _, weight in draws)
+    step = total / size
+    point = stream.below(1 << 30) / (1 << 30) * step
+    taken: Draws = []
+    reached = 0.0
+    for sample, weight in draws:
+        reached += weight
+        while point < reached and len(taken) < size:
+            taken.append((sample, 1))
+            point += step
+    return taken

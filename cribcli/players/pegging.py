@@ -65,6 +65,22 @@ def scoring_tail(pile: tuple[int, ...]) -> tuple[int, ...]:
     return pile[start:]
 
 
+@lru_cache(maxsize=256)
+def laid_on(ranks: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The count each card of a deal's play was laid on, as the pile before it and its
+    total, from the cards alone: a new count began after 31, and before any card that
+    would not fit (a card is laid whenever one fits, so the old count had ended in gos)."""
+    before = []
+    pile: tuple[int, ...] = ()
+    count = 0
+    for rank in ranks:
+        if count == COUNT_LIMIT or count + value(rank) > COUNT_LIMIT:
+            pile, count = (), 0
+        before.append((pile, count))
+        pile, count = pile + (rank,), count + value(rank)
+    return tuple(before)
+
+
 def without(hand: tuple[int, ...], rank: int) -> tuple[int, ...]:
     """``hand`` less one card of ``rank``."""
     i = hand.index(rank)
