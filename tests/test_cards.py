@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 
 import pytest
 from hypothesis import given
@@ -147,3 +148,18 @@ def test_streams_differ_by_label_and_are_uniform_enough() -> None:
     assert all(850 < c < 1150 for c in counts)
     with pytest.raises(ValueError):
         stream.below(0)
+
+
+def test_a_stream_samples_different_items_each_set_alike() -> None:
+    """k different items of the given ones, the items themselves untouched; each pair of
+    five items comes up about as often as any other, in either order."""
+    items = list(range(5))
+    stream = SeededStream(7, "sample")
+    pairs: Counter[tuple[int, ...]] = Counter()
+    for _ in range(4000):
+        drawn = stream.sample(items, 2)
+        assert len(set(drawn)) == 2 and set(drawn) <= set(items)
+        pairs[tuple(drawn)] += 1
+    assert items == list(range(5))
+    assert len(pairs) == 20 and all(140 < n < 260 for n in pairs.values())
+    assert SeededStream(7, "again").sample(items, 5) == SeededStream(7, "again").sample(items, 5)

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from functools import cache
+from math import comb
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cribcli.cards import Card, deck, parse_cards
+from cribcli.cards import Card, SeededStream, deck, parse_cards
 from cribcli.engine import (
     Action,
     Discard,
@@ -24,10 +26,10 @@ from cribcli.engine import (
     view,
 )
 from cribcli.events import GameOver, Pegged, Played, Shown
-from cribcli.players import Level, careful, computer, hard, odds, table
+from cribcli.players import Level, careful, computer, cribs, hard, odds, table
 from cribcli.players.careful import against, unseen_counts
 from cribcli.players.normal import pile_ranks
-from cribcli.players.pegging import after_play, outcome, points, value, without
+from cribcli.players.pegging import after_play, laid_on, outcome, points, value, without
 from cribcli.record import GameInfo, Seat
 from cribcli.session import next_action, run_game
 
@@ -417,6 +419,125 @@ def test_near_the_end_points_decide_unless_the_chance_is_really_higher() -> None
     assert hard.surer(scoring, clear, weights) == other
     tiny = {scoring: [0.5] * 60, other: [0.501] * 60}  # never lower, but within CLOSE
     assert hard.surer(scoring, tiny, weights) == scoring
+
+
+# --- what the other player's keep and lays tell ------------------------------------------
+
+
+def test_a_count_begins_again_after_31_and_after_gos() -> None:
+    """Worked from the rules: a new count after 31, and before a card that would not fit
+    (nobody lays such a card on the old count, so it had ended in gos)."""
+    assert laid_on((10, 10, 5, 6, 13, 9, 1)) == (
+        ((), 0),
+        ((10,), 10),
+        ((10, 10), 20),
+        ((10, 10, 5), 25),
+        ((), 0),  # 31 was made
+        ((13,), 10),
+        ((13, 9), 19),
+    )
+    # 10 9 8 is 27; a 7 would make 34, so both had said go and the 7 leads anew
+    assert laid_on((10, 9, 8, 7, 4)) == (((), 0), ((10,), 10), ((10, 9), 19), ((), 0), ((7,), 7))
+
+
+def test_a_careful_player_leads_low_and_never_a_5() -> None:
+    """From 2 5 9 K a careful player leads the 2 (under 5 no single card makes 15), not
+    the 5 (every ten-card makes 15 on it); and equal cards are equally its choice."""
+    hidden = tuple(4 - n for n in unseen_counts((2, 5, 9, 13, 3, 3, 8)))  # its six, starter
+    assert careful.laid_carefully(((True, 2),), (5, 9, 13), hidden)
+    assert not careful.laid_carefully(((True, 5),), (2, 9, 13), hidden)
+    # an answer: on the other's 10, its 5 makes fifteen, and the 2 would not
+    assert careful.laid_carefully(((False, 10), (True, 5)), (2, 9, 13), hidden)
+    assert not careful.laid_carefully(((False, 10), (True, 2)), (5, 9, 13), hidden)
+    # a queen and a king, alike in all that counts here, are both careful leads
+    alike = tuple(4 - n for n in unseen_counts((12, 13, 9, 9, 8, 8, 7)))
+    assert careful.chosen((12, 13), (), 0, alike, 4, False) == {12, 13}
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_the_normal_computer_lays_carefully_every_time(seed: int) -> None:
+    """Through whole games of the normal computer against itself, at every moment of every
+    play, each seat's cards laid so far are what a careful player holding its cards would
+    have laid (as hard checks them, from the cards laid and its own six alone)."""
+    state, _ = new_game(Rules(), seed)
+    seats = [computer(Level.NORMAL, seed, seat) for seat in (0, 1)]
+    checked = 0
+    while state.phase is not Phase.OVER:
+        if state.phase is Phase.PLAY and state.plays:
+            assert state.starter is not None
+            for seat in (0, 1):
+                six = (*(c.rank for c in state.dealt[seat]), state.starter.rank)
+                hidden = tuple(4 - n for n in unseen_counts(six))
+                plays = tuple((who == seat, card.rank) for who, card in state.plays)
+                held = tuple(card.rank for card in state.hands[seat])
+                assert careful.laid_carefully(plays, held, hidden)
+                checked += 1
+        state, _ = apply(state, next_action(state, seats))
+    assert checked > 100
+
+
+def test_hard_reads_a_careful_lead() -> None:
+    """A careful player leads an ace to a 4 whenever it has one. The normal computer, pone,
+    holding none, leads; hard's sampled hands for it then hold an ace to a 4 seldom, where
+    three of the cards hard has not seen, at random, would hold one 63 times in 100 (12 of
+    its 44 are an ace to a 4)."""
+    state = into_the_play(("KH QS 9D 6C", "2S 3H 7D 8C"), ("JD 10C", "AD 4S"), "5S", (0, 0), [])
+    lead = computer("normal", 1, 0).play(view(state, 0))
+    state, _ = apply(state, Play(0, lead))
+    player = computer("hard", 1, 1)
+    assert isinstance(player, hard.HardPlayer)
+    draws = player._sample_hands(view(state, 1))
+    assert len(draws) == hard.PLAY_DEALS
+    low = sum(weight for sample, weight in draws if min(sample.held) <= 4)
+    assert low / sum(weight for _, weight in draws) < 0.15
+
+
+def test_likely_keeps_name_the_exact_analysis_keep() -> None:
+    """By ranks alone, the keeps :func:`hard.likely_keeps` names hold the exact analysis's
+    best keep nine times in ten (suits move the rest: a flush, his nobs)."""
+    from cribcli.analysis import analyse
+
+    # 5 5 10 J with 2 9 thrown: fifteens and a pair whoever deals
+    assert hard.likely_keeps((2, 5, 5, 9, 10, 11), dealer=True) == {(5, 5, 10, 11)}
+    assert hard.likely_keeps((2, 5, 5, 9, 10, 11), dealer=False) == {(5, 5, 10, 11)}
+    stream = SeededStream(17, "likely keeps")
+    named = 0
+    for n in range(300):
+        hand = stream.sample(deck(), 6)
+        best = analyse(hand, dealer=n % 2 == 0)[0].keep
+        six = tuple(sorted(card.rank for card in hand))
+        named += tuple(sorted(c.rank for c in best)) in hard.likely_keeps(six, n % 2 == 0)
+    assert named >= 0.85 * 300
+
+
+@pytest.mark.parametrize("thrown", [(5, 5), (1, 13), (7, 8)])
+def test_a_random_crib_by_ranks_counts_every_card(thrown: tuple[int, int]) -> None:
+    """Counted again over every three of the 50 other cards (the crib's other two and the
+    starter): fifteens, pairs and runs, from the rules' own count."""
+    from itertools import combinations
+
+    from cribcli.scoring import rank_points
+
+    others = [c.rank for c in deck()]
+    for rank in thrown:
+        others.remove(rank)
+    total = sum(rank_points((*thrown, *three)) for three in combinations(others, 3))
+    assert cribs.random_crib(thrown) == pytest.approx(total / comb(50, 3))
+
+
+def test_resampling_keeps_the_weights() -> None:
+    """Drawn again in proportion to their weights, as evenly as can be: a hand weighing 3
+    where the average is 2 is drawn once or twice, one weighing 1 never or once; in all,
+    the heavy hands about three times as often."""
+    weights = [3] * 50 + [1] * 50
+    SeededStream(2, "order").shuffle(weights)
+    draws = [(hard.Sample((n,), ()), weight) for n, weight in enumerate(weights)]
+    again = hard.resample(draws, 100, SeededStream(1, "resample"))
+    assert len(again) == 100 and all(weight == 1 for _, weight in again)
+    copies = Counter(sample.held[0] for sample, _ in again)
+    assert all(copies[n] in ((1, 2) if weight == 3 else (0, 1)) for n, weight in enumerate(weights))
+    heavy = sum(copies[n] for n, weight in enumerate(weights) if weight == 3)
+    assert 65 <= heavy <= 85
 
 
 def test_normal_discards_the_best_net() -> None:
