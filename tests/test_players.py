@@ -458,13 +458,16 @@ def test_a_careful_player_leads_low_and_never_a_5() -> None:
 def test_the_normal_computer_lays_carefully_every_time(seed: int) -> None:
     """Through whole games of the normal computer against itself, at every moment of every
     play, each seat's cards laid so far are what a careful player holding its cards would
-    have laid (as hard checks them, from the cards laid and its own six alone)."""
+    have laid, from the cards laid and its own six alone; and any other card it could have
+    laid is not, unless the normal computer would have laid that one had it come first in
+    its hand (an equal choice): after gos and 31s, in every count."""
     state, _ = new_game(Rules(), seed)
     seats = [computer(Level.NORMAL, seed, seat) for seat in (0, 1)]
-    checked = 0
+    checked = turned_down = 0
     while state.phase is not Phase.OVER:
-        if state.phase is Phase.PLAY and state.plays:
-            assert state.starter is not None
+        action = next_action(state, seats)
+        if state.phase is Phase.PLAY:
+            assert state.starter is not None and isinstance(action, Play)
             for seat in (0, 1):
                 six = (*(c.rank for c in state.dealt[seat]), state.starter.rank)
                 hidden = tuple(4 - n for n in unseen_counts(six))
@@ -472,8 +475,45 @@ def test_the_normal_computer_lays_carefully_every_time(seed: int) -> None:
                 held = tuple(card.rank for card in state.hands[seat])
                 assert careful.laid_carefully(plays, held, hidden)
                 checked += 1
-        state, _ = apply(state, next_action(state, seats))
-    assert checked > 100
+            seat, seen = action.seat, view(state, action.seat)
+            for card in seen.playable():
+                if card.rank == action.card.rank:
+                    continue
+                first = replace(seen, hand=(card, *(c for c in seen.hand if c != card)))
+                equal = seats[seat].play(first).rank == card.rank
+                six = (*(c.rank for c in state.dealt[seat]), state.starter.rank)
+                other = tuple((who == seat, c.rank) for who, c in state.plays) + (
+                    (True, card.rank),
+                )
+                rest = tuple(c.rank for c in seen.hand if c != card)
+                hidden = tuple(4 - n for n in unseen_counts(six))
+                assert careful.laid_carefully(other, rest, hidden) == equal
+                turned_down += not equal
+        state, _ = apply(state, action)
+    assert checked > 100 and turned_down > 30
+
+
+@pytest.mark.slow
+def test_hard_weighs_the_normal_computers_own_hand_in_full() -> None:
+    """Through games of hard against normal, at each of hard's lays, the hand normal
+    really holds counts as one it laid from carefully (always) and, in most deals, as one
+    it would have kept (by ranks, the exact analysis's keep nine times in ten)."""
+    weights: dict[tuple[int, int], set[int]] = {}
+    for seed in (7, 8, 9):
+        state, _ = new_game(Rules(), seed)
+        seats = [computer(Level.HARD, seed, 0), computer(Level.NORMAL, seed, 1)]
+        while state.phase is not Phase.OVER:
+            if state.phase is Phase.PLAY and state.to_play == 0:
+                held = tuple(sorted(card.rank for card in state.hands[1]))
+                thrown = tuple(sorted(card.rank for card in state.discards[1] or ()))
+                weight = hard.Reading.of(view(state, 0)).weight(hard.Sample(held, thrown))
+                weights.setdefault((seed, state.round), set()).add(weight)
+            state, _ = apply(state, next_action(state, seats))
+    assert len(weights) > 20
+    assert all(len(deal) == 1 for deal in weights.values())  # the keep is read alike all deal
+    every = [weight for deal in weights.values() for weight in deal]
+    assert all(weight % hard.LAID == 0 for weight in every)
+    assert sum(weight == hard.LAID * hard.KEPT for weight in every) >= 0.8 * len(every)
 
 
 def test_hard_reads_a_careful_lead() -> None:

@@ -6,9 +6,9 @@ throws the cards that help a crib least, a dealer those that help its own most:
 peg (:mod:`cribcli.players.pegs`: a table of plays between careful players, counted at
 the share of it that hard's plays show, :data:`PEGGING`). In the play (two players) it deals
 the other player many hands that fit everything seen so far (the cards laid, and every
-go: a go means each card then held would have passed 31), most of them hands that player
-would have kept and laid its cards from as it did, were it to discard by the exact
-analysis and lay carefully (a careful lead and answers tell much), plays the rest of the play out
+go: a go means each card then held would have passed 31), weighing most those it would
+have kept and laid its cards from as it did, were it to discard by the exact analysis
+and lay carefully (a careful lead and answers tell much), plays the rest of the play out
 against each, itself at its best and the other laying as a careful player does from what
 it can see (it cannot see hard's cards, so it does not answer as if it could), and lays
 the card with the best average.
@@ -52,8 +52,7 @@ times as much as any other..."""
 LAID = 20
 """... and one whose cards laid so far it would have laid as it did, each a careful
 player's choice (:func:`cribcli.players.careful.laid_carefully`), this many times. The
-normal computer keeps and lays so; other players more often than not, so no hand is
-ruled out."""
+normal computer keeps and lays so; other players may not, so no hand is ruled out."""
 KEEP_CLOSE = 0.05
 """Keeps this close to the best by ranks are all taken as likely (suits move them a
 little)."""
@@ -211,13 +210,13 @@ class HardPlayer(NormalPlayer):
 
     def _sample_hands(self, view: View) -> Draws:
         """:data:`PLAY_DEALS` hands the other player could hold and what it threw, as
-        ranks, each with how likely it is.
+        ranks, each weighing 1.
 
         Each is drawn to fit every go it said, with two more unseen cards for what it
-        threw, and weighed by whether it would have kept those four of the six
-        (:data:`KEPT`) and laid its cards so far as it did (:data:`LAID`); then
-        :data:`PLAY_DEALS` are drawn again from :data:`CANDIDATES` times as many by those
-        weights, so that the search spends its time on hands that fit.
+        threw; :data:`CANDIDATES` times as many are drawn, each weighed by how well it fits
+        what the other did (:meth:`Reading.weight`), and :data:`PLAY_DEALS` are drawn
+        again from them by those weights, so that the search spends its time on the
+        hands that fit.
         """
         other = 1 - view.seat
         size = view.held[other]
@@ -228,10 +227,7 @@ class HardPlayer(NormalPlayer):
         pool = [card for card in unseen if value(card.rank) > floor]
         if len(pool) < size:
             return []
-        laid = tuple(card.rank for seat, card in view.plays if seat == other)
-        plays = tuple((seat == other, card.rank) for seat, card in view.plays)
-        assert view.starter is not None
-        starter = view.starter.rank
+        reading = Reading.of(view)
         stream = self._stream(view, "play")
         weights: dict[Sample, int] = {}
         draws = []
@@ -242,16 +238,47 @@ class HardPlayer(NormalPlayer):
             thrown = tuple(sorted(card.rank for card in stream.sample(rest, 2)))
             sample = Sample(tuple(sorted(card.rank for card in held)), thrown)
             if sample not in weights:
-                kept = tuple(sorted(laid + sample.held))
-                likely = kept in likely_keeps(tuple(sorted(kept + thrown)), not view.is_dealer)
-                weight = KEPT if likely else 1
-                # What it could not see as the play began: not its six cards, not the starter.
-                hidden = tuple(4 - n for n in unseen_counts((*kept, *thrown, starter)))
-                if laid_carefully(plays, sample.held, hidden):
-                    weight *= LAID
-                weights[sample] = weight
+                weights[sample] = reading.weight(sample)
             draws.append((sample, weights[sample]))
         return resample(draws, PLAY_DEALS, stream)
+
+
+class Reading(NamedTuple):
+    """What the other player did this deal, as one seat saw it: enough to weigh each hand
+    it could hold by how well the hand fits."""
+
+    laid: tuple[int, ...]
+    """The ranks it laid, in order."""
+    plays: tuple[tuple[bool, int], ...]
+    """Every card laid this deal, in order, each marked whether it was the other's."""
+    starter: int
+    dealer: bool
+    """Whether the other player deals."""
+
+    @classmethod
+    def of(cls, view: View) -> Reading:
+        """What the other player (two players) did, as ``view``'s seat saw it."""
+        other = 1 - view.seat
+        assert view.starter is not None
+        return cls(
+            laid=tuple(card.rank for seat, card in view.plays if seat == other),
+            plays=tuple((seat == other, card.rank) for seat, card in view.plays),
+            starter=view.starter.rank,
+            dealer=not view.is_dealer,
+        )
+
+    def weight(self, sample: Sample) -> int:
+        """How much a hand it could hold counts: :data:`KEPT` times more if it would have
+        kept those four of the six, and :data:`LAID` times more if it would have laid its
+        cards so far as it did, laying carefully."""
+        kept = tuple(sorted(self.laid + sample.held))
+        likely = kept in likely_keeps(tuple(sorted(kept + sample.thrown)), self.dealer)
+        weight = KEPT if likely else 1
+        # What it could not see as the play began: not its six cards, not the starter.
+        hidden = tuple(4 - n for n in unseen_counts((*kept, *sample.thrown, self.starter)))
+        if laid_carefully(self.plays, sample.held, hidden):
+            weight *= LAID
+        return weight
 
 
 def discard_options(view: View) -> list[Option]:
