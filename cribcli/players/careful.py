@@ -30,7 +30,7 @@ def unseen_counts(ranks: Ranks) -> Unseen:
     return tuple(counts)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)
 def choose(hand: Ranks, pile: Ranks, count: int, unseen: Unseen, reply: int, out: bool) -> int:
     """The rank a careful player lays from ``hand`` (some card of it must fit): one of
     :func:`chosen`, the first in ``hand``."""
@@ -38,7 +38,6 @@ def choose(hand: Ranks, pile: Ranks, count: int, unseen: Unseen, reply: int, out
     return next(rank for rank in hand if rank in best)
 
 
-@lru_cache(maxsize=8192)
 def chosen(
     hand: Ranks, pile: Ranks, count: int, unseen: Unseen, reply: int, out: bool
 ) -> frozenset[int]:

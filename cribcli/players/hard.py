@@ -424,7 +424,7 @@ def kept_value(four: Iterable[int]) -> float:
     return _kept_value(tuple(sorted(four)))
 
 
-@lru_cache(maxsize=16_384)
+@lru_cache(maxsize=4096)
 def likely_keeps(six: tuple[int, ...], dealer: bool) -> frozenset[tuple[int, ...]]:
     """The four of ``six`` ranks (sorted) a player who discards by the exact analysis
     would keep, as the dealer or not, by ranks alone: the keeps within :data:`KEEP_CLOSE`
