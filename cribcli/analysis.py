@@ -129,9 +129,7 @@ class CribModel:
 
     def value(self, thrown: Sequence[Card]) -> float:
         """The crib's expected points with ``thrown`` in it."""
-        table = rank_table()
-        known = rank_key(card.rank for card in thrown)
-        points = sum(weight * table[known + key] for key, weight in self._weights)
+        points = self.by_ranks(tuple(card.rank for card in thrown))
         suits = {card.suit for card in thrown}
         if len(suits) == 1:
             points += 5 * self._flush_chance.get(next(iter(suits)), 0.0)
@@ -139,6 +137,12 @@ class CribModel:
         points += sum(self._suit_counts[card.suit] / size for card in thrown if card.rank == JACK)
         points += self.unknown * self._unknown_nobs
         return points
+
+    def by_ranks(self, thrown: Sequence[int]) -> float:
+        """The crib's expected fifteens, pairs and runs with ``thrown`` (ranks) in it."""
+        table = rank_table()
+        known = rank_key(thrown)
+        return sum(weight * table[known + key] for key, weight in self._weights)
 
 
 def analyse(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache
 from math import comb
@@ -27,7 +28,7 @@ from cribcli.engine import (
 )
 from cribcli.events import GameOver, Pegged, Played, Shown
 from cribcli.players import Level, careful, computer, cribs, hard, odds, table
-from cribcli.players.careful import against, unseen_counts
+from cribcli.players.careful import Unseen, against, unseen_after
 from cribcli.players.normal import pile_ranks
 from cribcli.players.pegging import after_play, laid_on, outcome, points, value, without
 from cribcli.record import GameInfo, Seat
@@ -120,6 +121,27 @@ def engine_against_normal(state: State, me: int) -> int:
     return best(state)
 
 
+def each_side(
+    state: State,
+) -> Iterator[tuple[int, State, tuple[int, ...], tuple[int, ...], tuple[int, ...], Unseen]]:
+    """From the start of the play, each seat's turn to search against the other laying as
+    the normal computer: the pone's at once; the dealer's after the pone's (normal) lead.
+    Each time: the seat, the state, its ranks (sorted), the other's, the pile, and what
+    the other has not seen (the starter and its own cards apart)."""
+    assert state.starter is not None
+    pone = 1 - state.dealer
+    for me in (pone, state.dealer):
+        mine = tuple(sorted(c.rank for c in state.hands[me]))
+        theirs = tuple(c.rank for c in state.hands[1 - me])
+        unseen = unseen_after((*theirs, state.starter.rank))
+        if me == pone:
+            yield me, state, mine, theirs, (), unseen
+            continue
+        lead = computer(Level.NORMAL, 0, pone).play(view(state, pone))
+        after, _ = apply(state, Play(pone, lead))
+        yield me, after, mine, without(theirs, lead.rank), (lead.rank,), unseen
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.permutations(deck()), st.integers(0, 1))
 def test_search_against_careful_play_equals_the_engine(cards: list[Card], dealer: int) -> None:
@@ -127,20 +149,7 @@ def test_search_against_careful_play_equals_the_engine(cards: list[Card], dealer
     normal computer in that seat, and is never worse for me than the search against a
     player who sees them."""
     hands = (tuple(cards[:4]), tuple(cards[4:8]))
-    state = start_of_play(hands, dealer)
-    assert state.starter is not None
-    pone = 1 - dealer
-    for me in (pone, dealer):
-        mine = tuple(sorted(c.rank for c in hands[me]))
-        theirs = tuple(c.rank for c in hands[1 - me])
-        seen = unseen_counts((*theirs, state.starter.rank))
-        unseen = tuple(4 - n for n in seen)
-        pile: tuple[int, ...] = ()
-        if me == dealer:  # the pone (normal) leads first
-            lead = computer(Level.NORMAL, 0, pone).play(view(state, pone))
-            state, _ = apply(state, Play(pone, lead))
-            pile = (lead.rank,)
-            theirs = without(theirs, lead.rank)
+    for me, state, mine, theirs, pile, unseen in each_side(start_of_play(hands, dealer)):
         count = sum(value(r) for r in pile)
         found = max(against(r, mine, theirs, pile, count, False, unseen) for r in set(mine))
         assert found == engine_against_normal(state, me)
@@ -174,7 +183,7 @@ def test_a_careful_play_out_is_the_engines_play(cards: list[Card]) -> None:
         assert seat is not None
         seen = view(state, seat)
         laid = [card.rank for who, card in seen.plays if who != seat]
-        unseen = tuple(4 - n for n in unseen_counts((*(c.rank for c in hands[seat]), *laid)))
+        unseen = unseen_after((*(c.rank for c in hands[seat]), *laid))
         out = 1 - seat in seen.passed or not seen.held[1 - seat]
         held = tuple(card.rank for card in state.hands[seat])
         reply = 0 if out else seen.held[1 - seat]
@@ -246,19 +255,8 @@ def test_search_to_win_against_careful_play_equals_the_engine(
     """Near the end, the search to win against a player who cannot see my cards matches
     the engine with the normal computer in that seat, me playing to win."""
     hands = (tuple(cards[:4]), tuple(cards[4:8]))
-    state = replace(start_of_play(hands, dealer), scores=(121 - needs[0], 121 - needs[1]))
-    assert state.starter is not None
-    pone = 1 - dealer
-    for me in (pone, dealer):
-        mine = tuple(sorted(c.rank for c in hands[me]))
-        theirs = tuple(c.rank for c in hands[1 - me])
-        unseen = tuple(4 - n for n in unseen_counts((*theirs, state.starter.rank)))
-        pile: tuple[int, ...] = ()
-        if me == dealer:  # the pone (normal) leads first
-            lead = computer(Level.NORMAL, 0, pone).play(view(state, pone))
-            state, _ = apply(state, Play(pone, lead))
-            pile = (lead.rank,)
-            theirs = without(theirs, lead.rank)
+    start = replace(start_of_play(hands, dealer), scores=(121 - needs[0], 121 - needs[1]))
+    for me, state, mine, theirs, pile, unseen in each_side(start):
         found = max(
             careful.win_against(
                 rank,
@@ -443,14 +441,14 @@ def test_a_count_begins_again_after_31_and_after_gos() -> None:
 def test_a_careful_player_leads_low_and_never_a_5() -> None:
     """From 2 5 9 K a careful player leads the 2 (under 5 no single card makes 15), not
     the 5 (every ten-card makes 15 on it); and equal cards are equally its choice."""
-    hidden = tuple(4 - n for n in unseen_counts((2, 5, 9, 13, 3, 3, 8)))  # its six, starter
+    hidden = unseen_after((2, 5, 9, 13, 3, 3, 8))  # its six, starter
     assert careful.laid_carefully(((True, 2),), (5, 9, 13), hidden)
     assert not careful.laid_carefully(((True, 5),), (2, 9, 13), hidden)
     # an answer: on the other's 10, its 5 makes fifteen, and the 2 would not
     assert careful.laid_carefully(((False, 10), (True, 5)), (2, 9, 13), hidden)
     assert not careful.laid_carefully(((False, 10), (True, 2)), (5, 9, 13), hidden)
     # a queen and a king, alike in all that counts here, are both careful leads
-    alike = tuple(4 - n for n in unseen_counts((12, 13, 9, 9, 8, 8, 7)))
+    alike = unseen_after((12, 13, 9, 9, 8, 8, 7))
     assert careful.chosen((12, 13), (), 0, alike, 4, False) == {12, 13}
 
 
@@ -469,17 +467,18 @@ def test_the_normal_computer_lays_carefully_every_time() -> None:
             action = next_action(state, seats)
             if state.phase is Phase.PLAY:
                 assert state.starter is not None and isinstance(action, Play)
+                # what each could not see as the play began: not its six, not the starter
+                hidden = [
+                    unseen_after((*(c.rank for c in state.dealt[seat]), state.starter.rank))
+                    for seat in (0, 1)
+                ]
                 for seat in (0, 1):
-                    six = (*(c.rank for c in state.dealt[seat]), state.starter.rank)
-                    hidden = tuple(4 - n for n in unseen_counts(six))
                     plays = tuple((who == seat, card.rank) for who, card in state.plays)
                     held = tuple(card.rank for card in state.hands[seat])
-                    assert careful.laid_carefully(plays, held, hidden)
+                    assert careful.laid_carefully(plays, held, hidden[seat])
                     checked += 1
                 seat, seen = action.seat, view(state, action.seat)
                 gone = bool(seen.pile) and (1 - seat in seen.passed or not seen.held[1 - seat])
-                six = (*(c.rank for c in state.dealt[seat]), state.starter.rank)
-                hidden = tuple(4 - n for n in unseen_counts(six))
                 for card in seen.playable():
                     if card.rank == action.card.rank:
                         continue
@@ -490,7 +489,7 @@ def test_the_normal_computer_lays_carefully_every_time() -> None:
                         (True, card.rank),
                     )
                     rest = tuple(c.rank for c in seen.hand if c != card)
-                    assert careful.laid_carefully(instead, rest, hidden) == equal
+                    assert careful.laid_carefully(instead, rest, hidden[seat]) == equal
                     turned_down += not equal
                     after_a_go += gone and not equal
             state, _ = apply(state, action)

@@ -30,6 +30,11 @@ def unseen_counts(ranks: Ranks) -> Unseen:
     return tuple(counts)
 
 
+def unseen_after(seen: Ranks) -> Unseen:
+    """What a player who has seen these ranks (its own cards among them) has not seen."""
+    return tuple(4 - n for n in unseen_counts(seen))
+
+
 @lru_cache(maxsize=2048)
 def choose(hand: Ranks, pile: Ranks, count: int, unseen: Unseen, reply: int, out: bool) -> int:
     """The rank a careful player lays from ``hand`` (some card of it must fit): one of
@@ -155,7 +160,7 @@ def play_out(pone: Ranks, dealer: Ranks) -> int:
     normal computer also knows its two discards and the starter; the pegging table,
     ``tools/pegging_table.py``, is made with this, before any starter.)"""
     hands = [pone, dealer]
-    unseen = [[4 - n for n in unseen_counts(hand)] for hand in hands]
+    unseen = [list(unseen_after(hand)) for hand in hands]
     net = [0, 0]
     pile: Ranks = ()
     count, gone, turn, last = 0, [False, False], 0, 0

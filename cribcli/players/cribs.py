@@ -11,15 +11,12 @@ crib (by about half a point), more in the other's (by about a third). The table 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from functools import cache
-from itertools import combinations_with_replacement
-from math import comb, prod
 
-from cribcli.cards import Card
+from cribcli.analysis import CribModel
+from cribcli.cards import Card, deck
 from cribcli.players import tables
-from cribcli.scoring import rank_key, rank_table
 
 
 @cache
@@ -40,16 +37,10 @@ def bias(thrown: Iterable[Card], own_crib: bool) -> float:
 @cache
 def random_crib(thrown: tuple[int, int]) -> float:
     """The crib's fifteens, pairs and runs on average with these two ranks (sorted) in it,
-    its other two cards and the starter any of the 50 others: the exact analysis's crib by
-    ranks alone, as another player who throws by it would reckon it, roughly (its own
-    other four cards unknown)."""
-    table = rank_table()
-    left = Counter(dict.fromkeys(range(1, 14), 4))
-    left.subtract(thrown)
-    known = rank_key(thrown)
-    total = 0
-    for ranks in combinations_with_replacement(range(1, 14), 3):
-        ways = prod(comb(left[rank], n) for rank, n in Counter(ranks).items())
-        if ways:
-            total += ways * table[known + rank_key(ranks)]
-    return total / comb(sum(left.values()), 3)
+    its other two cards and the starter any of the 50 others: the exact analysis's crib
+    (:class:`cribcli.analysis.CribModel`) by ranks alone, as another player who throws by
+    it would reckon it, roughly (its own other four cards unknown)."""
+    others = deck()
+    for rank in thrown:
+        others.remove(next(card for card in others if card.rank == rank))
+    return CribModel(others, unknown=2).by_ranks(thrown)

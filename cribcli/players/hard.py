@@ -36,7 +36,7 @@ from cribcli.analysis import DiscardValue, analyse
 from cribcli.cards import JACK, Card, SeededStream
 from cribcli.engine import View
 from cribcli.players import cribs, odds, pegs
-from cribcli.players.careful import against, laid_carefully, unseen_counts, win_against
+from cribcli.players.careful import against, laid_carefully, unseen_after, win_against
 from cribcli.players.normal import NormalPlayer, pile_ranks, unseen_by
 from cribcli.players.pegging import points, value
 from cribcli.scoring import COUNT_LIMIT, HAND_SIZE, MAX_SHOW, rank_key, rank_table, show_total
@@ -191,7 +191,7 @@ class HardPlayer(NormalPlayer):
         for (their_held, their_thrown), weight in samples.items():
             weights.append(weight)
             shows = shows_after_play(view, their_held, their_thrown)
-            unseen = tuple(4 - n for n in unseen_counts((*seen, *their_held, *their_thrown)))
+            unseen = unseen_after((*seen, *their_held, *their_thrown))
             for rank in ranks:
                 chances[rank].append(
                     win_against(
@@ -275,7 +275,7 @@ class Reading(NamedTuple):
         likely = kept in likely_keeps(tuple(sorted(kept + sample.thrown)), self.dealer)
         weight = KEPT if likely else 1
         # What it could not see as the play began: not its six cards, not the starter.
-        hidden = tuple(4 - n for n in unseen_counts((*kept, *sample.thrown, self.starter)))
+        hidden = unseen_after((*kept, *sample.thrown, self.starter))
         if laid_carefully(self.plays, sample.held, hidden):
             weight *= LAID
         return weight
@@ -318,7 +318,7 @@ def _lay_totals(view: View, samples: Counter[Sample], ranks: list[int]) -> dict[
     seen = _seen_ranks(view)
     totals = dict.fromkeys(ranks, 0.0)
     for (their_held, their_thrown), weight in samples.items():
-        unseen = tuple(4 - n for n in unseen_counts((*seen, *their_held, *their_thrown)))
+        unseen = unseen_after((*seen, *their_held, *their_thrown))
         for rank in ranks:
             net = against(rank, held, their_held, pile, view.count, other_out, unseen)
             totals[rank] += weight * net
