@@ -408,8 +408,18 @@ def play(
         choose_level=lambda default: click.prompt(
             "How strong a computer?", type=LEVEL_CHOICE, default=default
         ),
+        another=another_game,
     )
     ctx.exit(play_game(options))
+
+
+def another_game() -> bool:
+    """``Another game? [Y/n]`` once a game is over: Enter says yes; Ctrl-C or Ctrl-D, no."""
+    try:
+        return click.confirm("Another game?", default=True)
+    except click.Abort:
+        click.echo("")
+        return False
 
 
 DAILY_EXAMPLES = """\b

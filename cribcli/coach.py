@@ -31,11 +31,12 @@ from cribcli.engine import (
 )
 from cribcli.errors import UsageProblem
 from cribcli.players import table
-from cribcli.players.hard import CLOSE, PLAY_DEALS, HardPlayer, discard_options
+from cribcli.players.hard import CLOSE, PLAY_DEALS, HardPlayer, Option, discard_options
 from cribcli.players.odds import point_chance
 from cribcli.players.pegging import after_play, points, scoring_tail, value
+from cribcli.reasons import LayWhy, ThrowWhy
 from cribcli.record import GameInfo
-from cribcli.scoring import HAND_SIZE
+from cribcli.scoring import HAND_SIZE, PegItem, kept_items, peg_points
 from cribcli.stats import Lost
 from cribcli.workers import spread
 
@@ -216,6 +217,14 @@ class ForTheWin(NamedTuple):
     by_points_chance: float
 
 
+class Best(NamedTuple):
+    """The best choice at a decision, and why."""
+
+    cards: tuple[Card, ...]
+    """The cards to throw, or the card to lay."""
+    why: ThrowWhy | LayWhy
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
     """One decision of the reviewed seat: what it chose, the best, and what it lost."""
@@ -244,6 +253,8 @@ class Decision:
     """A count: the points missed, which the other side took."""
     for_the_win: ForTheWin | None = None
     """A throw near the end: when the best throw is not the one worth most points, why."""
+    why: ThrowWhy | LayWhy | None = None
+    """A throw or a lay: why the best was best."""
 
     @property
     def mark(self) -> str:
@@ -276,6 +287,8 @@ class Decision:
         for key, number in extra.items():
             if number is not None:
                 shown[key] = round(number, 4 if key == "chance" else 2)
+        if self.why is not None:
+            shown["why"] = self.why.as_json()
         if self.for_the_win:
             win = self.for_the_win
             shown["for_the_win"] = {
@@ -460,19 +473,43 @@ def default_seat(info: GameInfo) -> int:
     return next((n for n, seat in enumerate(info.seats) if seat.player == "human"), 0)
 
 
+def _throw_options(seen: View) -> tuple[list[Option], Option, Option]:
+    """Every throw as the hard computer values it, the best, and the best by points:
+    the same unless, near the end, another is really likelier to win (chances within a
+    whisker are equal, and then points decide)."""
+    options = discard_options(seen)
+    by_points = max(options, key=lambda o: o.net)
+    if options[0].chance is None:
+        return options, by_points, by_points
+    top = max(o.chance or 0.0 for o in options)
+    best = max((o for o in options if (o.chance or 0.0) >= top - CLOSE), key=lambda o: o.net)
+    return options, best, by_points
+
+
+def _throw_why(seen: View, option: Option) -> ThrowWhy:
+    value = option.value
+    crib = option.crib if seen.is_dealer else -option.crib
+    return ThrowWhy(kept_items(value.keep), value.hand, crib, option.net - value.hand - crib,
+                    option.chance)  # fmt: skip
+
+
+def best_throw(seen: View) -> Best:
+    """The best throw by the hard computer's measure (what ``review`` judges throws by,
+    and ``hint`` says), and why."""
+    _, best, _ = _throw_options(seen)
+    return Best(best.value.discard, _throw_why(seen, best))
+
+
 def judge_throw(seen: View, thrown: Sequence[Card]) -> Decision:
     """A throw against the best by the hard computer's measure: hand, crib and pegging;
     near the end, the chance of winning (chances within a whisker are equal)."""
-    options = discard_options(seen)
+    options, best, by_points = _throw_options(seen)
     chosen = next(o for o in options if set(o.value.discard) == set(thrown))
     chance = for_the_win = None
-    by_points = max(options, key=lambda o: o.net)
-    if options[0].chance is None:
-        best = by_points
+    if best.chance is None:
         lost = best.net - chosen.net
     else:
-        top = max(o.chance or 0.0 for o in options)
-        best = max((o for o in options if (o.chance or 0.0) >= top - CLOSE), key=lambda o: o.net)
+        top = best.chance
         chance = 0.0 if (chosen.chance or 0.0) >= top - CLOSE else top - (chosen.chance or 0.0)
         lost = chance / point_chance(seen.rules.target)
         gain = (best.chance or 0.0) - (by_points.chance or 0.0)
@@ -492,44 +529,98 @@ def judge_throw(seen: View, thrown: Sequence[Card]) -> Decision:
         exact=best.value.net - chosen.value.net,
         chance=chance,
         for_the_win=for_the_win,
+        why=_throw_why(seen, best),
     )
+
+
+class _Lays(NamedTuple):
+    """Each card that could be laid, its net and its chance of winning (None away from
+    the end, or at a table of three or four), and the best."""
+
+    nets: dict[Card, float]
+    chances: dict[Card, float | None]
+    best: Card
+
+
+def _lays(seen: View, seed: int | str, laid: Card | None = None) -> _Lays | None:
+    """What each card that could be laid is worth, by the play search over the hands the
+    others could hold given the seat's view: hard's own measure, the most points unless
+    near the end another card is really likelier to win (at a table of three or four,
+    for points alone: see :mod:`cribcli.players.table`, whose search stops once what
+    ``laid`` lost is steady). None when no hands fit what was seen."""
+    options = seen.playable()
+    if seen.rules.players != 2:
+        nets = table.lay_values(seen, seed, laid or options[0])
+        if not nets:
+            return None
+        best = max(options, key=lambda card: (nets[card], -card.rank))
+        return _Lays(nets, dict.fromkeys(nets), best)
+    values = HardPlayer(seed, seen.seat).lay_values(seen, REVIEW_WIN_DEALS)
+    if not values:
+        return None
+    best = next(card for card, worth in values.items() if worth.chosen)
+    return _Lays(
+        {card: worth.net for card, worth in values.items()},
+        {card: worth.chance for card, worth in values.items()},
+        best,
+    )
+
+
+def _lay_why(seen: View, lays: _Lays, card: Card) -> LayWhy:
+    def scores(laid: Card) -> tuple[PegItem, ...]:
+        return peg_points((*seen.pile, laid))
+
+    others = [other for other in lays.nets if other.rank != card.rank]
+    runner_up = max(others, key=lambda other: (lays.nets[other], -other.rank), default=None)
+    return LayWhy(
+        scores(card),
+        any(scores(other) for other in lays.nets),
+        seen.count + card.value,
+        lays.nets[card],
+        runner_up,
+        lays.nets[runner_up] if runner_up is not None else 0.0,
+        lays.chances[card],
+    )
+
+
+def best_lay(seen: View, seed: int | str) -> Best | None:
+    """The best card to lay by the measure ``review`` judges lays by (the hands sampled
+    from ``seed``: the game's, as the review's), and why; None when no hands fit what was
+    seen."""
+    lays = _lays(seen, seed)
+    if lays is None:
+        return None
+    return Best((lays.best,), _lay_why(seen, lays, lays.best))
 
 
 def judge_lay(seen: View, laid: Card, seed: int | str) -> Decision | None:
     """A card laid against the best by the play search over the hands the others could
-    hold, given the seat's view (at a table of three or four, for points alone: see
-    :mod:`cribcli.players.table`); None when there was no choice to make (one rank that
-    could be laid) or no hands fit what was seen."""
-    options = seen.playable()
-    if len({card.rank for card in options}) < 2:
+    hold, given the seat's view; None when there was no choice to make (one rank that
+    could be laid) or no hands fit what was seen. Near the end, what a card lost is the
+    chance of winning it gave up, in points."""
+    if len({card.rank for card in seen.playable()}) < 2:
         return None
-    if seen.rules.players != 2:
-        nets = table.lay_values(seen, seed, laid)
-        if not nets:
-            return None
-        best = max(options, key=lambda card: (nets[card], -card.rank))
-        best = laid if best.rank == laid.rank else best
-        lost = max(nets[best] - nets[laid], 0.0)
-        return Decision(seen.round, "lay", (laid,), (best,), lost, count=seen.count)
-    values = HardPlayer(seed, seen.seat).lay_values(seen, REVIEW_WIN_DEALS)
-    if not values:
+    lays = _lays(seen, seed, laid)
+    if lays is None:
         return None
-    # Hard's own measure: the most points, unless near the end another card is really
-    # likelier to win; then what a card lost is the chance of winning, in points.
-    chosen = values[laid]
-    best = next(card for card, worth in values.items() if worth.chosen)
-    by_points = max(options, key=lambda card: (values[card].net, -card.rank))
+    best = laid if lays.best.rank == laid.rank else lays.best
+    by_points = max(lays.nets, key=lambda card: (lays.nets[card], -card.rank))
+    best_chance, chosen_chance = lays.chances[best], lays.chances[laid]
     chance = None
-    best_chance = values[best].chance
-    if best.rank == by_points.rank or best_chance is None or chosen.chance is None:
-        lost = values[best].net - chosen.net
+    if best.rank == by_points.rank or best_chance is None or chosen_chance is None:
+        lost = lays.nets[best] - lays.nets[laid]
     else:
-        chance = max(best_chance - chosen.chance, 0.0)
+        chance = max(best_chance - chosen_chance, 0.0)
         lost = chance / point_chance(seen.rules.target)
-    if best.rank == laid.rank:
-        best = laid
     return Decision(
-        seen.round, "lay", (laid,), (best,), max(lost, 0.0), chance=chance, count=seen.count
+        seen.round,
+        "lay",
+        (laid,),
+        (best,),
+        max(lost, 0.0),
+        chance=chance,
+        count=seen.count,
+        why=_lay_why(seen, lays, best),
     )
 
 

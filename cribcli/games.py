@@ -75,6 +75,17 @@ def remembered_level(places: Places) -> Level:
     return Level(level) if isinstance(level, str) and level in set(Level) else Level.NORMAL
 
 
+def first_game(places: Places) -> bool:
+    """Whether this is the player's first game here (asked once: it is remembered that it
+    was, unless the setting cannot be written)."""
+    settings = load_settings(places.settings)
+    if settings.get("welcomed") is True:
+        return False
+    with contextlib.suppress(OSError):
+        save_settings(places.settings, {**settings, "welcomed": True})
+    return True
+
+
 def coach_wanted(places: Places, asked: bool | None) -> bool:
     """Whether the coach sits with the player: as asked (and remembered for next time),
     else as asked last (not the first time)."""

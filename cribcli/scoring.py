@@ -184,6 +184,20 @@ def score_show(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Sh
     return _made(ShowScore, (tuple(hand), starter, crib, items))
 
 
+def kept_items(cards: Sequence[Card]) -> tuple[ShowItem, ...]:
+    """What cards kept for the show score among themselves, before any starter: their
+    fifteens, pairs and runs, and four of one suit a flush of 4. It is what a player means
+    by a throw that "keeps fifteen 2 and a run"."""
+    ordered = sorted(cards, key=_INDEX)
+    items = tuple(
+        ShowItem(kind, tuple(ordered[i] for i in where), points)
+        for kind, where, points in _rank_places(tuple(map(_RANK, ordered)))
+    )
+    if len(ordered) == HAND_SIZE and len({card.suit for card in ordered}) == 1:
+        items += (ShowItem(ShowKind.FLUSH, tuple(ordered), 4),)
+    return items
+
+
 def _is_run(cards: Sequence[Card]) -> bool:
     ranks = sorted(card.rank for card in cards)
     return all(b - a == 1 for a, b in pairwise(ranks))

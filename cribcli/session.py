@@ -197,6 +197,12 @@ class Session:
         self.save()
         return taken
 
+    @property
+    def computers_turn(self) -> bool:
+        """Whether the seat the game waits for first is a computer's (at the discard, the
+        seats act from the dealer's left)."""
+        return self.waiting_for in self.computers
+
     def computer_step(self) -> list[Event] | None:
         """Let the computer the game waits for act; None if it waits for a person."""
         seat = self.waiting_for

@@ -50,6 +50,20 @@ def deals(events: Iterable[Event]) -> Iterator[Deal]:
             yield Deal(dealer, tuple(Points(*seat) for seat in tally))
 
 
+def game_points(events: Iterable[Event], sides: int) -> tuple[Points, ...]:
+    """Each side's points over a whole game by source, as pegged: the deal it ended in
+    included, and nothing past the end (a count that went out scores what it needed)."""
+    totals = [[0, 0, 0] for _ in range(sides)]
+    before = (0,) * sides
+    for event in events:
+        if isinstance(event, Played | Pegged | Shown):
+            source = 0 if not isinstance(event, Shown) else 2 if event.show.is_crib else 1
+            for side, score in enumerate(event.scores):
+                totals[side][source] += score - before[side]
+            before = event.scores
+    return tuple(Points(*side) for side in totals)
+
+
 @dataclass
 class PointSums:
     """Points added up over many deals, apart as dealer and as pone."""

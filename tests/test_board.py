@@ -50,12 +50,29 @@ def test_a_short_game_has_30_holes_out_and_30_back_and_its_scores() -> None:
 
 def test_a_cell_for_five_holes_below_80_columns() -> None:
     # cells of five: 14 is in the third cell (11-15), 9 in the second; 119 in the last
-    lines = board_lines([("You & Partner", (14, 9)), ("Left", (119, 118))], 121, 91, ASCII, 40)
+    lines = board_lines([("You", (14, 9)), ("Computer", (119, 118))], 121, 91, ASCII, 40)
     assert lines == [
-        "You & Pa  14 .oO... ...... ......|......",
-        "Left     119 ...... ...... ......|.....O",
+        "You       14 .oO... ...... ......|......",
+        "Computer 119 ...... ...... ......|.....O",
     ]
     assert all(len(line) <= 40 for line in lines)
+
+
+def test_a_name_is_never_cut() -> None:
+    # partners' names take the margin of cells of five at 80 columns...
+    sides = [("You & Partner", (14, 9)), ("Left & Right", (119, 118))]
+    assert board_lines(sides, 121, 91, ASCII, 80) == [
+        "You & Partner  14 .oO... ...... ......|......",
+        "Left & Right  119 ...... ...... ......|.....O",
+    ]
+    # ...and a line of their own where even that does not fit
+    lines = board_lines(sides, 121, 91, ASCII, 40)
+    assert lines == [
+        "You & Partner 14",
+        "  .oO... ...... ......|......",
+        "Left & Right 119",
+        "  ...... ...... ......|.....O",
+    ]
 
 
 def test_the_skunk_line_is_the_rules() -> None:

@@ -116,7 +116,8 @@ def test_json_lines(cribbage: Run, home: Path) -> None:
     assert all(isinstance(r["hands"][0], list) for r in dealt)
     prompts = [r for r in records if r["event"] == "prompt"]
     assert prompts[0]["waiting_for"] == "discard" and len(prompts[0]["hand"]) == 6
-    assert records[-2]["event"] == "game_over" and records[-1]["event"] == "saved"
+    assert [r["event"] for r in records[-3:]] == ["game_over", "summary", "saved"]
+    assert sum(records[-2]["points"][1].values()) == 2 * records[-3]["scores"][1]
 
 
 def test_an_unreadable_save_is_kept_aside(cribbage: Run, home: Path) -> None:
@@ -166,7 +167,8 @@ def test_the_repl_plays_a_whole_game_through_a_pipe(home: Path) -> None:
     session = Session.start(info, {1: computer("normal", 7, 1)})
     said: list[str] = []
     ui = GameUI(session, 0, Table(info.rules, ("You", "Computer"), viewer=0), say=said.append)
-    ui.tell(session.events)
+    ui.told = 0
+    ui.tell()
     typed = moves(7, enter=True)
     with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
         pipe.send_text("\n".join(typed) + "\n")

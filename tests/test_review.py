@@ -250,9 +250,11 @@ def test_review_of_a_log(cribbage: Run, snapshot: SnapshotAssertion) -> None:
     assert result.status == 0, result.err
     lines = result.out.splitlines()
     assert lines[0].startswith("Ann (easy) v Bob (easy): to 121, seed 9")
-    assert lines[1] == "Decisions of Ann (seat 0), marked by what they lost."
+    assert lines[1] == "Ann's decisions (seat 0), marked by what they lost."
     assert lines[2] == "Round 1 (Bob's crib)"
     assert lines[3].startswith("  throw ")
+    # under each costly decision, why the best was best, in the coach's words
+    assert re.fullmatch(r"      10S 3D: keeps .+; hand \d+\.\d, crib -\d+\.\d.*", lines[4])
     # the figures themselves are the snapshot's
     summary = next(i for i, line in enumerate(lines) if line.startswith("49 decisions over 13 "))
     assert re.fullmatch(r"49 decisions over 13 deals: \d+\.\d\d points lost\.", lines[summary])
@@ -379,7 +381,8 @@ def test_the_coach_speaks_after_each_show_and_at_the_end(cribbage: Run, home: Pa
     for n in said[:-1]:  # each after a round's scores (the last round's after the end)
         before = next(lines[m] for m in range(n, 0, -1) if not lines[m].startswith("Coach"))
         assert before.startswith("Scores after round ") or n > won
-        assert " was best." in lines[n] and "(" in lines[n]
+        assert " was best" in lines[n] and "(" in lines[n]
+        assert re.search(r" was best: (keeps |.* for the play)", lines[n])  # and why
     summary = lines[said[-1]]
     assert summary.startswith("Coach: your decisions lost ") and summary.endswith(" a deal.")
     marks = lines[said[-1] + 1]
@@ -414,7 +417,7 @@ def test_review_at_the_prompt_waits_for_the_show(cribbage: Run) -> None:
         result.out
     )
     after = result.out.split("Nothing to review yet")[1]
-    assert re.search(r"\nRound \d+ \(\w+'s crib\)\n  throw ", after)
+    assert re.search(r"\nRound \d+ \((your|\w+'s) crib\)\n  throw ", after)
     assert "decisions over 1 deal: " in after
 
 
@@ -506,7 +509,8 @@ def test_review_of_a_daily_game_and_a_match_game(cribbage: Run, home: Path) -> N
     daily = cribbage("review", "--last")
     assert daily.status == 0, daily.err
     assert f"daily {day}" in daily.out.splitlines()[0]
-    assert "Decisions of You (seat 0)" in daily.out
+    assert "Your decisions (seat 0)" in daily.out
+    assert "(your crib)" in daily.out and "(Computer's crib)" in daily.out
     match = cribbage("match", "hard", "normal", "--games", "1", "--log-dir", str(home / "m"))
     assert match.status == 0, match.err
     (log,) = (home / "m").glob("*.toml")

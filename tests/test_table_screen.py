@@ -141,9 +141,35 @@ def test_the_table_at_40_by_20_on_a_dumb_terminal(tmp_path: Path, screens: list[
     table = screen.wait_for("Put 2 in the crib>")
     assert any(line.startswith("You        2 O") for line in table)  # the small board scrolls
     no_word_broken(table, 40)
-    screen.type("rules")
+    screen.type("rules")  # longer than the screen: a screenful at a time
+    first = screen.wait_for("more lines: press Enter")
+    assert first[-2].startswith("  (") and first[-1].startswith("Put 2 in the crib>")
+    screen.type("")
     rules = screen.wait_for("turns the corner")
-    no_word_broken(rules, 40)
+    no_word_broken(first + rules, 40)
+
+
+def test_the_board_stays_while_the_computer_plays(tmp_path: Path, screens: list[Screen]) -> None:
+    env = {"TERM": "xterm-256color", "LANG": "C.UTF-8"}
+    screen = Screen(tmp_path, 80, 24, env, "--seed 7 --level normal")  # paced, as people play
+    screens.append(screen)
+    screen.wait_for("Put 2 in the crib>")
+    waiting: list[list[str]] = []  # every screen seen while the computer was to play
+    for move in moves(7)[:5]:
+        screen.type(move)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # until the game waits for you again
+            shown = screen.text()
+            prompt = next((line for line in reversed(shown) if ">" in line), "")
+            if prompt.startswith("waiting for Computer>"):
+                waiting.append(shown)
+            elif shown[-1].startswith("Round 1:") and ("Your play" in prompt or "Press" in prompt):
+                break
+            time.sleep(0.05)
+    assert waiting  # the computer paused before each of its moves: seen at least once
+    for shown in waiting:  # the board and the status line under the prompt the whole time
+        assert shown[-1].startswith("Round 1: Computer deals. To go: You"), shown
+        assert shown[-5].startswith("You      ") and shown[-3].startswith("Computer "), shown
 
 
 def test_a_muggins_count_prompt_is_plain(tmp_path: Path, screens: list[Screen]) -> None:

@@ -18,7 +18,10 @@ from cribcli.record import loads, replay
 from tests.scripted import moves
 
 # prompt_toolkit draws the trailing space of a prompt as a cursor move: match without it
-PROMPT = r"(Put \d in the crib>|Your play, count \d+>|Press Enter for the next deal>)"
+PROMPT = (
+    r"(Put \d in the crib>|Your play, count \d+>|Press Enter for the next deal>"
+    r"|Another game\? \[Y/n\]:|\[[a-z]+\]:|\[Y/n\]:|\[y/N\]:)"
+)
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
@@ -44,11 +47,18 @@ def spawn(home: Path, *args: str) -> pexpect.spawn[str]:
     return child
 
 
+def drawn(text: str) -> str:
+    """A pattern for ``text`` as prompt_toolkit draws it: a key at a time, with escape
+    codes between the letters."""
+    return "(?:\x1b\\[[0-9;?]*[A-Za-z])*".join(re.escape(letter) for letter in text)
+
+
 def settle(child: pexpect.spawn[str], timeout: float = 30) -> str:
     """Read until the program waits at a prompt with nothing more to say; the text read.
 
-    prompt_toolkit redraws its prompt as keys arrive, so waiting for the prompt's words
-    alone could match a stale drawing: wait for the output to go quiet on a prompt.
+    prompt_toolkit redraws its prompt as keys arrive, and the board below it, so waiting
+    for the prompt's words alone could match a stale drawing: wait for the output to go
+    quiet with a prompt the last thing asked (not the prompt that waits for the computer).
     """
     text = ""
     deadline = time.monotonic() + timeout
@@ -56,7 +66,8 @@ def settle(child: pexpect.spawn[str], timeout: float = 30) -> str:
         try:
             text += child.read_nonblocking(100_000, timeout=0.3)
         except pexpect.TIMEOUT:
-            if re.search(PROMPT + r"\s*$", ANSI.sub("", text)):
+            asked = list(re.finditer(PROMPT + "|waiting for ", ANSI.sub("", text)))
+            if asked and asked[-1].group() != "waiting for ":
                 return ANSI.sub("", text)
         except pexpect.EOF:
             return ANSI.sub("", text)
@@ -81,7 +92,7 @@ def test_a_whole_game_in_a_terminal(tmp_path: Path) -> None:
             card,
         )
         child.send(prefix + "\t")
-        child.expect_exact(card)
+        child.expect(drawn(card))
         child.send(" ")
     child.send("\r")
     # A few moves, then quit.
@@ -98,12 +109,67 @@ def test_a_whole_game_in_a_terminal(tmp_path: Path) -> None:
     for line in typed[5:]:
         child.sendline(line)
         screen = settle(child)
-    assert re.search(r"(Computer wins|You win)", screen)
+    # the end of a game: the final board, who won and by what, points by source, where
+    # the log went; then another game is offered, and Enter starts one
+    lines = screen.replace("\r", "").split("\n")
+    assert "Computer wins 121 to 83, a skunk, after 10 deals." in screen  # (carried on)
+    board = lines.index(next(line for line in lines if line.startswith("You      ")))
+    assert lines[board + 1].startswith(" 83      ") and lines[board + 3].startswith("121      ")
+    assert re.search(r"Points +pegging +hand +crib +total", screen)
+    assert re.search(r"You +18 +43 +22 +83", screen)
+    assert re.search(r"Computer +24 +76 +21 +121", screen)
     assert "The game's log is in" in screen
+    assert screen.rstrip().endswith("Another game? [Y/n]:")
+    assert len(list((tmp_path / "games").glob("*.toml"))) == 1
+    child.send("\r")
+    assert "Put 2 in the crib>" in settle(child)
+    assert "seed = 7" not in (tmp_path / "save.toml").read_text(encoding="utf-8")  # a new deal
+    child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    assert len(list((tmp_path / "games").glob("*.toml"))) == 1
+
+
+@pytest.mark.slow
+def test_enter_takes_the_default_of_every_question(tmp_path: Path) -> None:
+    # a first game: Enter takes the level shown, and how to play is told once
+    child = spawn(tmp_path)
+    question = settle(child)
+    assert question.rstrip().endswith("How strong a computer? (easy, normal, hard) [normal]:")
+    child.send("\r")
+    first = settle(child)
+    assert "Error" not in first and "Put 2 in the crib>" in first
+    assert "To throw, type two cards (5H JD)" in first and "[brackets], dimmed" in first
+    assert 'level = "normal"' in (tmp_path / "save.toml").read_text(encoding="utf-8")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    # a new-game option with a game saved: Enter carries the game on
+    child = spawn(tmp_path, "--level", "hard")
+    assert " ".join(settle(child).split()).endswith("Carry it on? [Y/n]:")
+    child.send("\r")
+    carried = settle(child)
+    assert "Carrying on your game (round 1)." in carried
+    assert "To throw" not in carried  # told once, not every game
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    # --new with a game saved: Enter keeps it (abandoning is never the default)
+    child = spawn(tmp_path, "--new")
+    assert " ".join(settle(child).split()).endswith("start a new one? [y/N]:")
+    child.send("\r")
+    assert "Carrying on your game (round 1)." in settle(child)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    # the level remembered is the default shown, and Enter takes it too
+    (tmp_path / "save.toml").unlink()
+    settings = tmp_path / "settings.toml"
+    settings.write_text(settings.read_text().replace('"normal"', '"hard"'), encoding="utf-8")
+    child = spawn(tmp_path)
+    assert settle(child).rstrip().endswith("(easy, normal, hard) [hard]:")
+    child.send("\r")
+    assert "Put 2 in the crib>" in settle(child)
+    assert 'level = "hard"' in (tmp_path / "save.toml").read_text(encoding="utf-8")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
 
 
 def moves_hand(screen: str) -> list[str]:

@@ -18,15 +18,26 @@ from typing import TextIO
 
 from cribcli.engines import MOVE_TIME, PREFIX
 from cribcli.errors import Exit, printable
-from cribcli.games import Filed, HeldGame, Kind, Left, NewGame, coach_wanted, remembered_level
+from cribcli.events import GameOver
+from cribcli.games import (
+    Filed,
+    HeldGame,
+    Kind,
+    Left,
+    NewGame,
+    coach_wanted,
+    first_game,
+    remembered_level,
+)
 from cribcli.players import Level
 from cribcli.stats import daily_result
 from cribcli.store import Places
+from cribcli.tally import game_points
 from cribcli.ui.console import warn
 from cribcli.ui.lines import ScriptError, run_lines
-from cribcli.ui.narrate import Table
+from cribcli.ui.narrate import Table, summary_lines
 from cribcli.ui.play import GameUI, Quit
-from cribcli.ui.render import daily_lines, decide_style
+from cribcli.ui.render import daily_lines, daily_opening, decide_style
 from cribcli.ui.signals import Stopped, stopped_by_signals
 
 PACE = 0.6
@@ -60,7 +71,9 @@ class PlayOptions:
     ask: Callable[[str, bool], bool] | None = None
     """Asks a yes/no question on a terminal (None: there is nobody to ask)."""
     choose_level: Callable[[str], str] | None = None
-    """Asks for the level on a terminal, given the default."""
+    """Asks for the level on a terminal, given the default (Enter takes it)."""
+    another: Callable[[], bool] | None = None
+    """Asks on a terminal whether to play another game once one is over (Enter: yes)."""
     coach: bool | None = None
     """--coach or --no-coach (remembered); None: as chosen last."""
     move_time: float = MOVE_TIME
@@ -75,15 +88,27 @@ class PlayOptions:
 def play_game(options: PlayOptions) -> int:
     """Play; return the exit status. Raises CribbageError for a save that cannot be used.
 
+    At a terminal, a finished game is summed up and another offered (Enter starts it).
     SIGTERM and SIGHUP end it as Ctrl-C does, at any moment: status 128 + the signal."""
     with stopped_by_signals():
         try:
-            return _play(options)
+            while True:
+                status, again = _play(options)
+                if not again:
+                    return status
+                level = options.new.level or remembered_level(Places.find(options.data_dir))
+                options = replace(
+                    options,
+                    new=replace(options.new, seed=None, level=level),  # a new deal, as before
+                    new_game_options=[],
+                    abandon=False,
+                )
         except Stopped as stop:  # before the game began (at a question) or after it ended
             return Exit.signalled(stop.signum)
 
 
-def _play(options: PlayOptions) -> int:
+def _play(options: PlayOptions) -> tuple[int, bool]:
+    """One game: the exit status, and whether the player wants another."""
     places = Places.find(options.data_dir)
     interactive = options.script is None and options.stdin.isatty() and not options.as_json
     copy = None if options.log_path is None else Path(options.log_path)
@@ -100,6 +125,7 @@ def _play(options: PlayOptions) -> int:
         fresh = session is None
         if session is None:
             session = held.start(kind.info(_new_game(options, places, interactive), places))
+        began = time.monotonic() if fresh and interactive else None  # how long it took
         name = kind.filed_name(session.info)
         style = decide_style(
             options.stdout,
@@ -114,20 +140,20 @@ def _play(options: PlayOptions) -> int:
             from cribcli.ui import repl
 
             say = repl.say
-        pause = _pacer(interactive and not options.fast)
         ui = GameUI(
-            session,
-            0,
-            table,
-            say=say,
-            pause=pause,
-            as_json=options.as_json,
+            session, 0, table, say=say, as_json=options.as_json,
             coach=coach_wanted(places, options.coach),
-        )
+        )  # fmt: skip
+        if options.daily:
+            ui.say(daily_opening(options.daily, today=options.daily == options.today))
         if fresh:
-            ui.tell(session.events)  # the cut for deal and the first deal
+            ui.told = 0
+            ui.tell()  # the cut for deal and the first deal
         else:
             ui.say(f"Carrying on your game (round {session.state.round}).")
+        if interactive and first_game(places):
+            for line in WELCOME:
+                ui.say(line)
         carry_on = f"'{kind.command}' carries on"
         if held.opponent is not None:
             again = f"{kind.command} --opponent {shlex.quote(PREFIX + held.opponent.command)}"
@@ -136,40 +162,78 @@ def _play(options: PlayOptions) -> int:
             if interactive:
                 from cribcli.ui.repl import run_repl
 
-                finished = run_repl(ui, places.history, warn=warn)
+                pace = 0.0 if options.fast else PACE
+                finished = run_repl(ui, places.history, pace=pace, warn=warn)
             else:
                 lines = options.script if options.script is not None else options.stdin
                 finished = run_lines(ui, lines, say)
         except Quit:
             saved = f"The game is saved: {carry_on} where you left off."
-            return _left(held.leave(name), ui, saved)
+            return _left(held.leave(name), ui, saved), False
         except ScriptError as error:
             warn(str(error))
             _left(held.leave(name), ui, "The game is saved as it stood before that line.")
-            return Exit.DATA
+            return Exit.DATA, False
         except KeyboardInterrupt:
             ui.say("")
-            return _left(held.leave(name), ui, f"Interrupted: the game is saved; {carry_on}.") or (
-                Exit.INTERRUPTED
-            )
+            saved = f"Interrupted: the game is saved; {carry_on}."
+            return _left(held.leave(name), ui, saved) or Exit.INTERRUPTED, False
         except Stopped as stop:
             with contextlib.suppress(OSError):  # after a hangup there is no terminal
                 saved = f"Stopped: the game is saved; {carry_on}."
-                return _left(held.leave(name), ui, saved) or Exit.signalled(stop.signum)
-            return Exit.signalled(stop.signum)
+                return _left(held.leave(name), ui, saved) or Exit.signalled(stop.signum), False
+            return Exit.signalled(stop.signum), False
         if not finished:
             ended = f"The script ended before the game did: the game is saved; {carry_on}."
-            return _left(held.leave(name), ui, None if options.as_json else ended)
+            return _left(held.leave(name), ui, None if options.as_json else ended), False
         judged = ui.game_review if ui.seat == 0 else None
         lost = judged.as_lost() if judged is not None else None
-        return _filed(held.finish(session, name, lost), held, options, ui)
+        filed = held.finish(session, name, lost)
+        _sum_up(ui, began)
+        status = _filed(filed, held, options, ui)
+    if interactive and not options.daily and options.another is not None:
+        return status, options.another()
+    return status, False
+
+
+WELCOME = (
+    "To throw, type two cards (5H JD); to lay, one (7S). Tab completes a card.",
+    "`help` lists the commands. A card in [brackets], dimmed, would pass 31.",
+)
+"""What a first game says once, under the first deal."""
+
+
+def _sum_up(ui: GameUI, began: float | None) -> None:
+    """The end of a game, summed up: its length, the result, the final board, and each
+    side's points by source (in JSON mode, a ``summary`` event)."""
+    session = ui.session
+    over = session.events[-1]
+    assert isinstance(over, GameOver)
+    rules = session.info.rules
+    points = game_points(session.events, rules.sides)
+    if ui.as_json:
+        ui.emit(
+            {
+                "event": "summary",
+                "deals": session.state.round,
+                "points": [p._asdict() | {"total": sum(p)} for p in points],
+            }
+        )
+        return
+    ui.say("")
+    if ui.table.width is not None:  # at a terminal: the board that stood below the prompt
+        for line in ui.pegs(ui.table.width):
+            ui.say(line)
+    minutes = None if began is None else round((time.monotonic() - began) / 60)
+    for line in summary_lines(over, session.state.round, minutes, points, ui.table):
+        ui.say(line)
 
 
 def _new_game(options: PlayOptions, places: Places, interactive: bool) -> NewGame:
     """The new game asked for, its level asked on a terminal if not given."""
     new = options.new
     if new.level is None and interactive and options.choose_level is not None and not options.daily:
-        new = replace(new, level=Level(options.choose_level(remembered_level(places))))
+        new = replace(new, level=Level(options.choose_level(str(remembered_level(places)))))
     return new
 
 
@@ -228,7 +292,3 @@ def _sayer(stream: TextIO) -> Callable[[str], None]:
         stream.flush()
 
     return say
-
-
-def _pacer(enabled: bool) -> Callable[[], None]:
-    return (lambda: time.sleep(PACE)) if enabled else (lambda: None)

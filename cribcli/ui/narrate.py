@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cribcli.cards import Card
 from cribcli.engine import Rules
 from cribcli.errors import printable
 from cribcli.events import (
@@ -26,7 +27,8 @@ from cribcli.events import (
     Shown,
     StarterCut,
 )
-from cribcli.ui.render import PLAIN, Style, compact_show_lines, show_lines
+from cribcli.tally import Points
+from cribcli.ui.render import PLAIN, Style, compact_show_lines, possessive, show_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,14 +73,13 @@ def narrate(event: Event, table: Table) -> list[str]:
     """The lines that tell one event."""
     names, style = table.names, table.style
     if isinstance(event, DealerCut):
-        cuts = ", ".join(f"{names[seat]} {style.card(card)}" for seat, card in event.cuts)
-        return [f"Cut for deal: {cuts}. {says(names[event.dealer], 'deals')} first."]
+        return [cut_line(event, table)]
     if isinstance(event, Dealt):
         lines = ["", f"Round {event.round}. {says(names[event.dealer], 'deals')}."]
-        for seat, hand in enumerate(event.hands):
-            if table.sees(seat):
-                cards = hand if table.viewer is None else sorted(hand)
-                lines.append(f"  {names[seat]}: {style.cards(cards)}")
+        if table.viewer is None:  # a replay shows every hand; at a seat, the table shows yours
+            lines.extend(
+                f"  {names[seat]}: {style.cards(hand)}" for seat, hand in enumerate(event.hands)
+            )
         return lines
     if isinstance(event, Discarded):
         if table.sees(event.seat):
@@ -124,6 +125,27 @@ def narrate(event: Event, table: Table) -> list[str]:
     raise TypeError(f"no narration for {event!r}")  # pragma: no cover
 
 
+def cut_line(event: DealerCut, table: Table) -> str:
+    """``Cut for deal: You 5♠, Computer 9♦. You deal first.``, each tie for low card told,
+    and the cut made again between the seats tied."""
+    names, style = table.names, table.style
+    rounds: list[list[tuple[int, Card]]] = [[]]
+    for seat, card in event.cuts:  # a seat cuts once a round: a seat seen again is a recut
+        if any(seat == cut for cut, _ in rounds[-1]):
+            rounds.append([])
+        rounds[-1].append((seat, card))
+    parts = []
+    for number, cuts in enumerate(rounds):
+        told = ", ".join(f"{names[seat]} {style.card(card)}" for seat, card in cuts)
+        if number + 1 < len(rounds) and len(rounds[number + 1]) == len(cuts):
+            told += ": a tie, so the cut is made again"
+        elif number + 1 < len(rounds):
+            tied = " and ".join(names[seat] for seat, _ in rounds[number + 1])
+            told += f": {tied} tie for low card, and cut again"
+        parts.append(told)
+    return f"Cut for deal: {'; '.join(parts)}. {says(names[event.dealer], 'deals')} first."
+
+
 def game_over_lines(event: GameOver, table: Table) -> list[str]:
     """The end of the game: the winner, the final scores, any skunks."""
     winner = table.side_name(event.winner)
@@ -135,15 +157,46 @@ def game_over_lines(event: GameOver, table: Table) -> list[str]:
     lines.append(f"{winner} win{'' if plural else 's'}: {table.scores(event.scores)}.")
     for side, skunk in enumerate(event.skunks):
         if skunk:
-            loser = table.side_name(side)
-            verb = "are" if table.rules.players == 4 or loser == "You" else "is"
-            lines.append(f"{loser} {verb} {skunk}ed.")
+            verb = "are" if _plural(table, side) else "is"
+            lines.append(f"{table.side_name(side)} {verb} {skunk}ed.")
     return lines
 
 
-def possessive(name: str) -> str:
-    """``Your`` for you, ``Computer's`` for anyone else."""
-    return "Your" if name == "You" else f"{name}'s"
+def summary_lines(
+    over: GameOver, deals: int, minutes: int | None, points: Sequence[Points], table: Table
+) -> list[str]:
+    """A finished game summed up: who won and by what, skunk or not, its length, and each
+    side's points by source."""
+    rules = table.rules
+    winner = table.side_name(over.winner)
+    others = " and ".join(
+        str(score) for side, score in enumerate(over.scores) if side != over.winner
+    )
+    skunks = [(side, skunk) for side, skunk in enumerate(over.skunks) if skunk]
+    if not skunks:
+        skunked = "no skunk"
+    elif rules.sides == 2:
+        skunked = f"a {skunks[0][1]}"
+    else:
+        skunked = ", ".join(f"{table.side_name(side)} {skunk}ed" for side, skunk in skunks)
+    length = f"{deals} deal{'s' if deals != 1 else ''}"
+    if minutes is not None:
+        length += f" in {minutes} minute{'s' * (minutes > 1)}" if minutes else " in under a minute"
+    won = winner + " win" if _plural(table, over.winner) else says(winner, "wins")
+    lines = [f"{won} {over.scores[over.winner]} to {others}, {skunked}, after {length}."]
+    width = max(len(table.side_name(side)) for side in range(rules.sides)) + 2
+    lines.append(f"{'Points':<{width}}{'pegging':>8}{'hand':>6}{'crib':>6}{'total':>7}")
+    for side, got in enumerate(points):
+        name = table.side_name(side)
+        lines.append(
+            f"  {name:<{width - 2}}{got.pegging:>8}{got.hand:>6}{got.crib:>6}{sum(got):>7}"
+        )
+    return lines
+
+
+def _plural(table: Table, side: int) -> bool:
+    """Whether a side is spoken of in the plural: you, or partners."""
+    return table.rules.players == 4 or table.side_name(side) == "You"
 
 
 def says(name: str, verb: str) -> str:

@@ -28,7 +28,6 @@ from cribcli.events import (
     CribFromDeck,
     Dealt,
     Discarded,
-    Event,
     GameOver,
     RoundEnded,
     Shown,
@@ -45,8 +44,9 @@ from cribcli.ui.render import (
     hand_line,
     pegs_of,
     review_lines,
+    why_words,
 )
-from cribcli.ui.texts import RULES, TIPS, page
+from cribcli.ui.texts import TIPS, page, rules
 
 
 class Quit(Exception):
@@ -72,9 +72,9 @@ class GameUI:
         table: Table,
         *,
         say: Callable[[str], None],
-        pause: Callable[[], None] = lambda: None,
         as_json: bool = False,
         coach: bool = False,
+        pausing: bool = False,
     ) -> None:
         self.session = session
         self.seat = seat
@@ -87,14 +87,20 @@ class GameUI:
             self.say = self._message
         elif table.width is not None:
             self.say = _fitted(say, lambda: self.table.width or WIDE)
-        self.pause = pause
         self.as_json = as_json
-        self.wait: Callable[[], None] | None = None
-        """Called once a round's show has been told, before the next deal is (the REPL
-        waits for Enter there); None: go straight on."""
+        self.pausing = pausing
+        """Stop telling after each round's show, until :meth:`next_deal` (the REPL waits
+        for Enter there, so that the show can be read); else go straight on."""
+        self.between_deals = False
+        """A round's show has been told and the next deal has not (when pausing)."""
         self.told = len(session.events)
         """How many of the session's events have been told (a new game's first deal is
         told by the caller): the board shows the game as far as it has been told."""
+        self.rows: int | None = None
+        """How many lines fit on the screen above the prompt (None: no screen, a pipe):
+        a long text is shown a screenful at a time."""
+        self.more: list[str] = []
+        """The rest of a long text, shown a screenful at a time on Enter."""
         self.coach = coach
         """After each show, say what this seat's costly decisions of the round lost."""
         self.reviewed: dict[int, Review] = {}
@@ -104,32 +110,34 @@ class GameUI:
 
     # --- what happens ------------------------------------------------------------------
 
-    def tell(self, events: list[Event]) -> None:
-        """Say what happened, from this seat's side of the table. ``events`` are the
-        latest of the session's."""
-        first = len(self.session.events) - len(events)
-        for number, event in enumerate(events, start=first):
-            previous = self.session.events[number - 1] if number else None
+    def tell(self) -> None:
+        """Say what has happened since last told, from this seat's side of the table;
+        when pausing, stop after a round's show (:meth:`next_deal` goes on)."""
+        events = self.session.events
+        while self.told < len(events) and not self.between_deals:
+            number = self.told
+            event, previous = events[number], events[number - 1] if number else None
             self.told = number + 1
             if self.as_json:
                 self.emit(public_event(event, self.seat))
-                if isinstance(event, RoundEnded) and self.coach:
-                    self._coach_round(event.round)
-                if isinstance(event, GameOver) and self.coach:
-                    self._coach_game()
-                continue
-            if isinstance(event, Shown) and not isinstance(previous, Shown):
-                self.say("")  # the show begins
-            for line in narrate(event, self.table):
-                self.say(line)
-            if isinstance(event, Shown) and event.show.is_crib:
-                self.say(f"  thrown: {self._thrown(number)}")
+            else:
+                if isinstance(event, Shown) and not isinstance(previous, Shown):
+                    self.say("")  # the show begins
+                for line in narrate(event, self.table):
+                    self.say(line)
+                if isinstance(event, Shown) and event.show.is_crib:
+                    self.say(f"  thrown: {self._thrown(number)}")
             if isinstance(event, RoundEnded) and self.coach:
                 self._coach_round(event.round)
             if isinstance(event, GameOver) and self.coach:
                 self._coach_game()
-            if isinstance(event, RoundEnded) and self.wait is not None:
-                self.wait()
+            if isinstance(event, RoundEnded) and self.pausing:
+                self.between_deals = True
+
+    def next_deal(self) -> None:
+        """After a show: go on, and tell the next deal."""
+        self.between_deals = False
+        self.tell()
 
     # --- the coach ---------------------------------------------------------------------
 
@@ -192,6 +200,21 @@ class GameUI:
                 parts.append(f"{style.card(event.card)} from the deck")
         return ", ".join(parts)
 
+    def say_long(self, text: str) -> None:
+        """A text of :mod:`cribcli.ui.texts`, wrapped to the screen's width; on a screen too
+        small for it, a screenful at a time (Enter shows the next)."""
+        lines = page(text, self.table.width).split("\n")
+        if self.rows is not None and len(lines) > self.rows:
+            lines, self.more = lines[: self.rows - 1], lines[self.rows - 1 :]
+            lines.append(f"  ({len(self.more)} more lines: press Enter)")
+        for line in lines:
+            self.say(line)
+
+    def show_more(self) -> None:
+        """The next screenful of a long text."""
+        rest, self.more = self.more, []
+        self.say_long("\n".join(rest))
+
     def emit(self, data: dict[str, object]) -> None:
         """One JSON line (line mode with --json)."""
         self._out(json.dumps(data))
@@ -233,11 +256,9 @@ class GameUI:
     def run_computers(self) -> None:
         """Let the computers act until it is this seat's turn or the game is over."""
         while True:
-            events = self.session.computer_step()
-            if events is None:
+            if self.session.computer_step() is None:
                 return
-            self.pause()
-            self.tell(events)
+            self.tell()
 
     @property
     def view(self) -> View:
@@ -265,21 +286,31 @@ class GameUI:
     def board(self, width: int = WIDE) -> list[str]:
         """The state at a glance, as far as it has been told: the peg board, who deals,
         what each side needs."""
-        rules, style = self.session.info.rules, self.table.style
-        told = self.session.events[: self.told]
-        dealt = next((e for e in reversed(told) if isinstance(e, Dealt)), None)
+        return self.pegs(width) + textwrap.wrap(self.status(), max(width - 1, 20))
+
+    def pegs(self, width: int = WIDE) -> list[str]:
+        """The peg board, as far as the game has been told."""
+        rules = self.session.info.rules
         sides = [self.table.side_name(side) for side in range(rules.sides)]
-        pegs = pegs_of(told, rules.sides)
+        pegs = pegs_of(self.session.events[: self.told], rules.sides)
         board = list(zip(sides, pegs, strict=True))
-        lines = board_lines(board, rules.target, rules.skunk_line, style, width)
+        return board_lines(board, rules.target, rules.skunk_line, self.table.style, width)
+
+    def status(self) -> str:
+        """``Round 3: Computer deals. To go: You 105, Computer 103. Skunk line 91.``"""
+        rules = self.session.info.rules
+        told = self.session.events[: self.told]
+        pegs = pegs_of(told, rules.sides)
         needs = ", ".join(
-            f"{side} {rules.target - front}" for side, (front, _) in zip(sides, pegs, strict=True)
+            f"{self.table.side_name(side)} {rules.target - front}"
+            for side, (front, _) in enumerate(pegs)
         )
         status = f"To go: {needs}. Skunk line {rules.skunk_line}."
+        dealt = next((e for e in reversed(told) if isinstance(e, Dealt)), None)
         if dealt is not None:
             dealer = says(self.table.names[dealt.dealer], "deals")
             status = f"Round {dealt.round}: {dealer}. {status}"
-        return lines + textwrap.wrap(status, max(width - 1, 20))
+        return status
 
     def table_lines(self, board: bool = True) -> list[str]:
         """The table: the board (unless it stays on screen apart), the starter and the
@@ -309,7 +340,11 @@ class GameUI:
         Raises Quit for ``quit``.
         """
         text = line.strip()
+        more, self.more = self.more, []  # typing anything else stops a long text
         if not text:
+            if more:
+                self.more = more
+                self.show_more()
             return None
         word = text.split()[0].lower()
         command = COMMANDS.get(word)
@@ -329,10 +364,10 @@ class GameUI:
                 action: Discard | Play | Claim = Claim(self.seat, int(text))
             else:
                 action = self._action(parse_cards(text))
-            events = self.session.act(action)
+            self.session.act(action)
         except CribbageError as error:
             return str(error)
-        self.tell(events)
+        self.tell()
         return None
 
     def _action(self, cards: list[Card]) -> Discard | Play:
@@ -359,31 +394,36 @@ class GameUI:
     # --- commands -------------------------------------------------------------------
 
     def hint(self) -> None:
-        """The best discard by the exact analysis, or the hard computer's play."""
-        from cribcli.analysis import analyse
-        from cribcli.players import Level, computer
+        """The best throw or card to lay by the measure ``review`` judges them by, and
+        why, in a few words."""
+        from cribcli.coach import Best, best_lay, best_throw
 
         seen = self.view
-        if seen.phase is Phase.DISCARD and self.my_turn:
-            best = analyse(seen.hand, dealer=seen.is_dealer, players=seen.rules.players)[0]
-            if self.as_json:
-                self.emit({"event": "hint", **best.as_json()})
-                return
-            self.say(
-                f"Hint: throw {self.table.style.cards(sorted(best.discard))}, keep "
-                f"{self.table.style.cards(sorted(best.keep))} (hand {best.hand:.2f}, crib "
-                f"{best.crib:.2f}, net {best.net:.2f})"
-            )
-        elif seen.phase is Phase.PLAY and self.my_turn:
-            card = computer(Level.HARD, self.session.info.seed, self.seat).play(seen)
-            if self.as_json:
-                self.emit({"event": "hint", "lay": str(card)})
-                return
-            self.say(f"Hint: lay {self.table.style.card(card)}")
-        elif seen.phase is Phase.SHOW:
-            self.say("No hints at the count: fifteens, pairs, runs, flush, nobs.")
+        if seen.phase not in (Phase.DISCARD, Phase.PLAY) or not self.my_turn:
+            said = "No hints at the count: fifteens, pairs, runs, flush, nobs."
+            self.say(said if seen.phase is Phase.SHOW else "Nothing to hint at now.")
+            return
+        if seen.phase is Phase.DISCARD:
+            best: Best | None = best_throw(seen)
+            what = "throw"
         else:
-            self.say("Nothing to hint at now.")
+            best = best_lay(seen, self.session.info.seed)
+            what = "lay"
+        if best is None:  # no hand the others could hold fits what was seen
+            self.say("No hint: what was laid fits no hand the others could hold.")
+            return
+        if self.as_json:
+            shown: dict[str, object] = {"lay": str(best.cards[0])}
+            if what == "throw":
+                kept = [card for card in sorted(seen.hand) if card not in best.cards]
+                shown = {
+                    "discard": [str(c) for c in sorted(best.cards)],
+                    "keep": [str(c) for c in kept],
+                }
+            self.emit({"event": "hint", **shown, "why": best.why.as_json()})
+            return
+        cards = self.table.style.cards(sorted(best.cards))
+        self.say(f"Hint: {what} {cards}: {why_words(best.why, self.table.style)}.")
 
     def show_hand(self) -> None:
         """Your cards, and what you threw."""
@@ -395,9 +435,12 @@ class GameUI:
             self.say(f"For the show: {self.table.style.cards(sorted(seen.kept))}")
 
     def show_score(self) -> None:
-        """The scores."""
-        for line in self.table_lines()[: self.view.rules.sides]:
-            self.say(line)
+        """The scores, plainly: ``You 9, Computer 14; you need 112``."""
+        rules = self.view.rules
+        pegs = pegs_of(self.session.events[: self.told], rules.sides)
+        scores = self.table.scores([front for front, _ in pegs])
+        need = rules.target - pegs[rules.side_of(self.seat)][0]
+        self.say(f"{scores}; you need {need}.")
 
     def show_log(self) -> None:
         """This round so far."""
@@ -471,8 +514,8 @@ COMMANDS = {
         Command("hand", "your cards", GameUI.show_hand),
         Command("score", "the scores", GameUI.show_score),
         Command("log", "this round so far", GameUI.show_log),
-        Command("tips", "advice on playing well", lambda ui: ui.say(page(TIPS, ui.table.width))),
-        Command("rules", "the rules in brief", lambda ui: ui.say(page(RULES, ui.table.width))),
+        Command("tips", "advice on playing well", lambda ui: ui.say_long(TIPS)),
+        Command("rules", "the rules in brief", lambda ui: ui.say_long(rules(ui.view.rules.target))),
         Command("undo", "take back your last move (practice games)", GameUI.undo),
         Command("review", "what your decisions in the last round cost", GameUI.show_review),
         Command("help", "this list", GameUI.show_help),

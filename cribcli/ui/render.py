@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from cribcli.cards import Card
 from cribcli.errors import printable
+from cribcli.reasons import LayWhy, ThrowWhy
 from cribcli.scoring import COUNT_LIMIT, ShowItem, ShowScore
 from cribcli.tally import ROLES
 
@@ -272,18 +274,32 @@ def review_lines(review: Review, info: GameInfo, style: Style = PLAIN) -> list[s
     """A review for people: each round's decisions, each with what was best and what it
     lost and its mark; then the summary."""
     names = [printable(seat.name) for seat in info.seats]
-    lines = [f"Decisions of {names[review.seat]} (seat {review.seat}), marked by what they lost."]
+    whose = possessive(names[review.seat])
+    lines = [f"{whose} decisions (seat {review.seat}), marked by what they lost."]
     shown_round = 0
     for decision in review.decisions:
         if decision.round != shown_round:
             shown_round = decision.round
             dealer = review.dealers[decision.round - 1]
-            lines.append(f"Round {decision.round} ({names[dealer]}'s crib)")
+            yours = names[dealer] == "You" or (
+                dealer == review.seat and info.seats[dealer].player == "human"
+            )
+            crib = "your" if yours else possessive(names[dealer])
+            lines.append(f"Round {decision.round} ({crib} crib)")
         lines.append(_decision_line(decision, style))
         if decision.for_the_win:
             lines.append(f"{' ' * 6}best {_for_the_win(decision.for_the_win, style)}")
+        elif decision.costly and decision.why is not None:  # why, as the coach says it
+            why = f"{' ' * 6}{style.cards(decision.best)}: {why_words(decision.why, style)}"
+            lines.extend(fit(why, WIDE))
     lines.extend(review_summary_lines(review))
     return lines
+
+
+def possessive(name: str) -> str:
+    """``Your`` for you, ``Computer's`` for anyone else (``James's``, as the style
+    guides have it)."""
+    return "Your" if name == "You" else f"{name}'s"
 
 
 def _decision_line(decision: Decision, style: Style) -> str:
@@ -351,6 +367,73 @@ def review_summary_lines(review: Review) -> list[str]:
     return lines
 
 
+_RUNS = {1: "a run", 2: "a double run", 3: "a triple run", 4: "a double double run"}
+_SETS = {3: "three of a kind", 6: "four of a kind"}
+
+
+def kept_words(items: Sequence[ShowItem]) -> str:
+    """What kept cards score among themselves: ``fifteen 4, a pair and a run of 3``."""
+    kinds: dict[str, list[ShowItem]] = {}
+    for item in items:
+        kinds.setdefault(item.kind.value, []).append(item)
+    parts = []
+    if "fifteen" in kinds:
+        parts.append(f"fifteen {2 * len(kinds['fifteen'])}")
+    if "pair" in kinds:  # by rank: 1 pair is a pair, 3 three of a kind, 6 four
+        sets = sorted(Counter(item.cards[0].rank for item in kinds["pair"]).values())
+        pairs = sets.count(1)
+        parts.extend(_SETS[n] for n in reversed(sets) if n > 1)
+        parts.extend(["a pair"] if pairs == 1 else ["two pairs"] if pairs == 2 else [])
+    if "run" in kinds:
+        runs = kinds["run"]
+        parts.append(f"{_RUNS.get(len(runs), f'{len(runs)} runs')} of {len(runs[0].cards)}")
+    if "flush" in kinds:
+        parts.append("a flush")
+    if not parts:
+        return "nothing that scores yet"
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def why_words(why: ThrowWhy | LayWhy, style: Style = PLAIN) -> str:
+    """Why the best was best, in a few words, from the measure that chose it."""
+    if isinstance(why, ThrowWhy):
+        crib = _signed(why.crib, style)
+        words = f"keeps {kept_words(why.keeps)}; hand {why.hand:.1f}, crib {crib}"
+        if abs(why.pegging) >= 0.05:
+            words += f", pegging {_signed(why.pegging, style)}"
+    else:
+        if why.scores:
+            words = ", ".join(item.describe() for item in why.scores)
+        else:
+            words = "it scores nothing now" if why.any_scores else "nothing you lay scores"
+        words += f"; it leaves {_leaves(why.count)}; net {_signed(why.net, style)} for the play"
+        if why.runner_up is not None:
+            words += f" ({style.card(why.runner_up)}: {_signed(why.runner_up_net, style)})"
+    if why.chance is not None:
+        words += f"; {100 * why.chance:.0f}% to win"
+    return words
+
+
+def _leaves(count: int) -> str:
+    """``21: a ten-card makes 31``, or ``17: no one card makes 31``."""
+    if count == COUNT_LIMIT:
+        return "31, and the count starts again"
+    for target in (15, COUNT_LIMIT):
+        need = target - count
+        if 1 <= need <= 10:
+            card = "a ten-card" if need == 10 else "an ace" if need == 1 else f"a {need}"
+            return f"{count}: {card} makes {target}"
+    return f"{count}: no one card makes {15 if count < 15 else COUNT_LIMIT}"
+
+
+def _signed(value: float, style: Style) -> str:
+    """``+1.2``, ``-3.1`` (a minus sign where suits are symbols), ``0.0``."""
+    text = f"{abs(value):.1f}"
+    if text == "0.0":
+        return text
+    return ("+" if value > 0 else "\N{MINUS SIGN}" if style.unicode else "-") + text
+
+
 def coach_line(decision: Decision, style: Style = PLAIN) -> str:
     """The coach after a show: ``Coach: your throw 5♥ 5♠ cost 2.10 points (mistake):
     10♣ K♦ was best.``"""
@@ -369,12 +452,14 @@ def coach_line(decision: Decision, style: Style = PLAIN) -> str:
         if decision.kind == "throw"
         else f"your {style.cards(decision.chose)} on {decision.count}"
     )
-    why = (
+    because = ""
+    if decision.why is not None and not decision.for_the_win:  # (else why is the win's)
+        because = f": {why_words(decision.why, style)}"
+    win = (
         f" It is best {_for_the_win(decision.for_the_win, style)}." if decision.for_the_win else ""
     )
-    return (
-        f"Coach: {what} cost {cost} ({decision.mark}): {style.cards(decision.best)} was best.{why}"
-    )
+    best = style.cards(decision.best)
+    return f"Coach: {what} cost {cost} ({decision.mark}): {best} was best{because}.{win}"
 
 
 def coach_summary(review: Review) -> list[str]:
@@ -470,32 +555,42 @@ def board_lines(
 ) -> list[str]:
     """The peg board: each side's pegs on its street of holes, in groups of five.
 
-    At ``WIDE`` columns and more, a hole a point in two rows, out and back (60 holes a
-    row to 121, 30 to 61), a side's name and score in the margin; narrower, a cell for
-    five holes, in groups of six cells, on one row of 40 columns. The skunk line (the
-    first hole that is not a skunk) is drawn ``|`` where it falls inside a row."""
+    Where the names and two rows of holes fit (at ``WIDE`` columns with names of eight
+    letters), a hole a point in two rows, out and back (60 holes a row to 121, 30 to 61),
+    a side's name and score in the margin; narrower, a cell for five holes, in groups of
+    six cells, on one row of 40 columns. A name is never cut. The skunk line (the first
+    hole that is not a skunk) is drawn ``|`` where it falls inside a row."""
     hole, front_peg, back_peg = _HOLES[style.unicode]
-    wide = width >= WIDE
-    per_cell, group, row_size = (1, 5, (target - 1) // 2) if wide else (5, 6, target)
+    label = max(8, *(len(name) for name, _ in sides))  # a name is never cut
+    per_cell, group = 1, 5
+    row_size = (target - 1) // 2
+    wide = width >= label + 1 + row_size + row_size // group - 1
+    if not wide:
+        per_cell, group, row_size = 5, 6, target
+    cells = -(-(target - 1) // per_cell)
+    own_line = not wide and label + 5 + cells + (cells - 1) // group > width
     lines = []
     for name, (front, back) in sides:
-        cells = []
+        street = []
         for first in range(1, target, per_cell):  # the target's own hole is the game
             holes = range(first, first + per_cell)
             peg = style.bold(front_peg) if front in holes else back_peg if back in holes else hole
-            cells.append((first, peg))
-        for start in range(0, len(cells), row_size // per_cell):
-            row = cells[start : start + row_size // per_cell]
+            street.append((first, peg))
+        for start in range(0, len(street), row_size // per_cell):
+            row = street[start : start + row_size // per_cell]
             text = ""
             for i in range(0, len(row), group):
                 if i:
                     text += "|" if row[i][0] == skunk_line else " "
                 text += "".join(peg for _, peg in row[i : i + group])
-            if wide:
-                label = f"{name[:8]:<8}" if start == 0 else f"{front:>3}     "
+            if own_line:  # the names on lines of their own
+                lines.extend([f"{name} {front}", f"  {text}"])
+            elif not wide:
+                lines.append(f"{name:<{label}}{front:>4} {text}")
+            elif start == 0:
+                lines.append(f"{name:<{label}} {text}")
             else:
-                label = f"{name[:8]:<8}{front:>4}"
-            lines.append(f"{label} {text}")
+                lines.append(f"{front:>3}{'':<{label - 3}} {text}")
     return lines
 
 
@@ -554,6 +649,13 @@ def _lost_lines(history: History) -> list[str]:
         figures = f"{v['throws']:9.2f}{v['lays']:7.2f}{v['counts']:7.2f}{v['total']:7.2f}"
         lines.append(f"  {label:<18}{games:>6}{figures}")
     return lines
+
+
+def daily_opening(day: str, *, today: bool) -> str:
+    """What ``cribbage daily`` says as it starts: which day's deal it is."""
+    if today:
+        return f"The daily deal of {day}: everyone who plays today gets these cards."
+    return f"The daily deal of {day}, a past day's: the cards everyone got that day."
 
 
 def daily_lines(share: str, streak: int, *, today: bool = True) -> list[str]:

@@ -732,7 +732,7 @@ class Visitor:
             return
         ui = seated.ui
         if ui is not None and ui.told < len(ui.session.events):
-            ui.tell(ui.session.events[ui.told :])
+            ui.tell()
             if not ui.session.over and ui.my_turn:
                 for line in ui.table_lines(board=False):
                     self.say(line)
@@ -845,7 +845,7 @@ class Visitor:
         seated.ui = ui
         if not session.actions:  # a new game: from the cut for the deal
             ui.told = 0
-            ui.tell(session.events)
+            ui.tell()
         else:
             for line in ui.table_lines(board=False):
                 self.say(line)

@@ -8,13 +8,19 @@ from __future__ import annotations
 
 import textwrap
 
-RULES = """\
+_RULES = """\
 The rules, in brief
   Each round the dealer gives six cards each (five each with three or four players). Everyone throws cards face down to the crib until it holds four: it is the dealer's extra hand. The starter is turned up; a jack gives the dealer 2 for his heels.
   The play: from the dealer's left, lay cards in turn, saying the count, never past 31.
     15 or 31 scores 2; a pair 2, three of a kind 6, four 12; a run of three or more among the last cards laid, in any order, 1 a card. If you cannot play, you say go (cribbage says it for you); the last card before the count starts again scores 1, and so does the last card of all, unless it made 31.
   The show: each hand is counted with the starter, from the dealer's left, the dealer last, then the crib. Every set of cards making 15 scores 2, every pair 2, every run its length, four cards of one suit in hand 4 (5 with the starter; the crib needs all five), the jack of the starter's suit 1 (his nobs).
-  The first to 121 wins at once, even in the middle of the play, and points past it are not pegged. Aces are low, face cards count 10, and a run never turns the corner from king to ace."""  # noqa: E501
+  The first to {target} wins at once, even in the middle of the play, and points past it are not pegged. Aces are low, face cards count 10, and a run never turns the corner from king to ace."""  # noqa: E501
+
+
+def rules(target: int) -> str:
+    """The rules in brief, for a game to ``target``."""
+    return _RULES.format(target=target)
+
 
 TIPS = """\
 Tips
