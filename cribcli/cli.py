@@ -722,10 +722,15 @@ def review(
     """
     from cribcli.coach import default_seat
     from cribcli.coach import review as review_game
+    from cribcli.games import player_of
+    from cribcli.store import Places
     from cribcli.ui.render import decide_style, review_lines
 
     replayed, path, text = _found_and_replayed(log, last, data_dir, "to review")
     info = replayed.log.info
+    player = None if path == "-" else player_of(Path(path), Places.find(data_dir))
+    own = default_seat(info, player)  # whose games the log is among: theirs, by default
+    seat = own if seat is None else seat
     with contextlib.ExitStack() as stack:
         bars: list[Any] = []
         began = time.monotonic()
@@ -741,13 +746,13 @@ def review(
         judged = review_game(
             info,
             replayed.actions,
-            default_seat(info) if seat is None else seat,
+            seat,
             round_number=round_number,
             open_play=open_play,
             progress=progress,
             jobs=1 if round_number else min(os.cpu_count() or 1, 8),
         )
-    if judged.seat == 0 and round_number is None and replayed.finished and path != "-":
+    if judged.seat == own and round_number is None and replayed.finished and path != "-":
         _keep_review(Path(path), data_dir, text, judged)
     if as_json:
         for decision in judged.decisions:

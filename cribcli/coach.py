@@ -468,9 +468,12 @@ def joined(reviews: Sequence[Review]) -> Review:
     )
 
 
-def default_seat(info: GameInfo) -> int:
-    """The seat a review is of unless told: the first human's, else the first."""
-    return next((n for n, seat in enumerate(info.seats) if seat.player == "human"), 0)
+def default_seat(info: GameInfo, player: str | None = None) -> int:
+    """The seat a review is of unless told: the seat of the person named ``player`` (whose
+    games the log was filed among, at a served table), else the first human's, else the
+    first."""
+    humans = [n for n, seat in enumerate(info.seats) if seat.player == "human"]
+    return next((n for n in humans if info.seats[n].name == player), humans[0] if humans else 0)
 
 
 def _throw_options(seen: View) -> tuple[list[Option], Option, Option]:

@@ -89,6 +89,14 @@ class EngineCommand:
             return os.access(program, os.X_OK) and os.path.isfile(program)
         return shutil.which(program) is not None
 
+    def check_found(self) -> None:
+        """Raise CribbageError, naming the program, if it cannot be found (before any game
+        is begun or abandoned for it)."""
+        if not self.found():
+            raise CribbageError(
+                f"the engine `{self.command}` cannot play: there is no program `{self.argv[0]}`"
+            )
+
 
 class Engine:
     """One running engine program: started, greeted, asked, and stopped."""

@@ -86,6 +86,18 @@ def first_game(places: Places) -> bool:
     return True
 
 
+def player_of(log: Path, places: Places) -> str | None:
+    """Whose games ``log`` was filed among, as their folder's settings name them (a served
+    table's player: the server keeps a folder for each person); None if not known."""
+    folder = log.resolve().parent
+    base = folder.parent
+    for owner in (places, Places(base, base, base)):
+        if owner.games.resolve() == folder:
+            name = load_settings(owner.settings).get("name")
+            return name if isinstance(name, str) else None
+    return None
+
+
 def coach_wanted(places: Places, asked: bool | None) -> bool:
     """Whether the coach sits with the player: as asked (and remembered for next time),
     else as asked last (not the first time)."""
@@ -463,11 +475,8 @@ class HeldGame:
         progress are a UsageProblem, unless ``ask`` agrees to abandon the game. Its
         computers and engines are seated (see :func:`seated`). An engine whose program
         cannot be found is a CribbageError before anything is abandoned."""
-        if self.opponent is not None and not self.opponent.found():
-            program = self.opponent.argv[0]
-            raise CribbageError(
-                f"the engine `{self.opponent.command}` cannot play: there is no program `{program}`"
-            )
+        if self.opponent is not None:
+            self.opponent.check_found()
         session = self._kept_on(abandon=abandon, new_options=new_options, ask=ask)
         if session is not None:
             _, session.computers = seated(session.info, self.opponent, self.move_time, new=False)

@@ -252,7 +252,7 @@ class ServedTable:
         the game is on, and no computer plays it yet."""
         if self.session is None or self.session.over or seat not in self.away:
             return False
-        if self.session.info.seats[seat].taken is not None:
+        if self.session.info.seats[seat].played_by_computer:
             return False
         return now - self.away[seat] >= self.setup.away
 
@@ -261,14 +261,27 @@ class ServedTable:
         assert self.session is not None
         session = self.session
         seats = list(session.info.seats)
-        seats[seat] = replace(seats[seat], level=self.setup.level, taken=len(session.actions))
+        seats[seat] = replace(
+            seats[seat], level=self.setup.level, taken=len(session.actions), returned=None
+        )
         session.info = replace(session.info, seats=tuple(seats))
         session.computers[seat] = computer(self.setup.level, session.info.seed, seat)
         session.save()
 
+    def give_back(self, seat: int) -> None:
+        """The person whose seat the computer took plays it again (the log says from
+        when)."""
+        assert self.session is not None
+        session = self.session
+        seats = list(session.info.seats)
+        seats[seat] = replace(seats[seat], returned=len(session.actions))
+        session.info = replace(session.info, seats=tuple(seats))
+        session.computers.pop(seat, None)
+        session.save()
+
     def taken(self, seat: int) -> bool:
         """Whether the computer plays this person's seat now."""
-        return self.session is not None and self.session.info.seats[seat].taken is not None
+        return self.session is not None and self.session.info.seats[seat].played_by_computer
 
     def names(self) -> list[str]:
         """Who sits where, seat by seat (open seats as ``-``)."""

@@ -179,8 +179,13 @@ def run_match(
 
     With ``jobs`` over 1 the games are spread over worker processes, which stop with the
     match: on Ctrl-C, a signal, or the match process dying, none is left running (nor any
-    engine). Raises StoreError if a log cannot be written to ``log_dir``.
+    engine). Raises StoreError if a log cannot be written to ``log_dir``, and
+    CribbageError, before any game, if an engine's program cannot be found.
     """
+    for spec in setup.players:
+        engine = EngineCommand.parse(spec)
+        if engine is not None:
+            engine.check_found()
     if log_dir is not None:
         try:
             log_dir.mkdir(parents=True, exist_ok=True)

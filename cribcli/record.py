@@ -160,18 +160,21 @@ class Seat:
     level, and an engine's command (a program speaking docs/engine-protocol.md; the name
     is the one it gave). A person's seat the computer took over (the person was away, at
     a served table) has ``taken``: how many of the game's actions had been taken then,
-    and ``level``: the computer's."""
+    and ``level``: the computer's; if the person took it back, ``returned``: how many
+    actions had been taken then (a seat taken over again says when, and no longer that)."""
 
     name: str
     player: PlayerKind = "human"
     level: Level | None = None
     command: str | None = None
     taken: int | None = None
+    returned: int | None = None
 
     @property
     def played_by_computer(self) -> bool:
-        """Whether the computer decides for this seat (from the start, or taken over)."""
-        return self.player == "computer" or self.taken is not None
+        """Whether the computer decides for this seat now (from the start, or taken over
+        and not taken back)."""
+        return self.player == "computer" or (self.taken is not None and self.returned is None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,7 +419,12 @@ def _seat(doc: object, where: str) -> Seat:
             return Seat(name, "human")
         if type(taken) is not int or not 0 <= taken <= ACTIONS_LIMIT:
             raise LogError(f"{where}: `taken` is a number of actions, 0 to {ACTIONS_LIMIT}")
-        return Seat(name, "human", _level(doc, where), taken=taken)
+        returned = doc.get("returned")
+        if returned is not None and (
+            type(returned) is not int or not taken <= returned <= ACTIONS_LIMIT
+        ):
+            raise LogError(f"{where}: `returned` is a number of actions, from `taken` on")
+        return Seat(name, "human", _level(doc, where), taken=taken, returned=returned)
     if player == "engine":
         command = _field(doc, "command", str, where)
         if not command or len(command) > COMMAND_LIMIT:
@@ -610,6 +618,11 @@ def replay(log: GameLog) -> Replay:
             raise LogError(
                 f"seats[{number}]: taken by the computer after action {spec.taken}, but the "
                 f"game has {len(result.actions)}"
+            )
+        if spec.returned is not None and spec.returned > len(result.actions):
+            raise LogError(
+                f"seats[{number}]: taken back after action {spec.returned}, but the game has "
+                f"{len(result.actions)}"
             )
     result.state = state
     _check_result(log, state, result.events)

@@ -231,7 +231,7 @@ def test_commands_in_line_mode(cribbage: Run, home: Path) -> None:
     )
     assert result.status == 0
     out = result.out
-    assert "hint   the best discard" in out
+    assert "hint   the best throw or card to lay, and why" in out
     assert "Hint: throw " in out
     assert "A five is the best card to hold" in out
     assert "The rules, in brief" in out

@@ -179,9 +179,9 @@ async def play_out(
         screen.seen = len(screen.text)
         screen.type("hint")
         answer = await screen.expect(
-            r"Hint: (?:throw ([^,]+), keep|lay (\S+))|Nothing to hint at now|it is not your turn"
+            r"Hint: (?:throw|lay) ([^:]+):|Nothing to hint at now|it is not your turn"
         )
-        cards = answer.group(1) or answer.group(2)
+        cards = answer.group(1)
         if cards and not (stop and stop.is_set()):
             screen.type(cards)
             made += 1
@@ -226,6 +226,11 @@ def test_two_people_play_a_whole_game_through_the_lobby(tmp_path: Path) -> None:
             bob = await connect(server, "bob")
             await bob.expect(r"Table 1: ann, - \(2 seats, to 61\): 1 seat open")
             bob.type("join 1")
+            # each sees the table as `play` draws it: the hand, and the board below the prompt
+            for screen in (ann, bob):
+                await screen.expect(r"Your hand: (\S+ ){5}\S+\s+Put 2 in the crib>")
+                await screen.expect(r"(You|ann) +(·+ )+·+\s+0 ")
+                await screen.expect(r"Round 1: \w+ deals?\. To go: \w+ 61, \w+ 61\.")
             await asyncio.gather(play_out(ann), play_out(bob))
             await ann.expect(r"(You win|bob wins): (ann|You) \d+, (bob|You) \d+\.")
             await bob.expect(r"(You win|ann wins): (ann|You) \d+, (bob|You) \d+\.")
@@ -288,7 +293,24 @@ def test_a_dropped_connection_comes_back_to_its_seat(tmp_path: Path) -> None:
             await bob.expect(r"Back at table 1\.")
             await bob.expect(r"Your hand: ")
             await ann.expect(r"bob is back\.")
+            again = await connect(server, "bob")  # bob on a second connection: not "back"
+            await again.expect(r"Back at table 1\.")
             await asyncio.gather(play_out(ann), play_out(bob))
+            assert ann.text.count("bob is back.") == 1
+            told = "\n".join(server.told)
+            for line in (
+                r"host key SHA256:\S+ \(ssh-ed25519\)",
+                r"listening on 127\.0\.0\.1 port \d+",
+                r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d ann came in from 127\.0\.0\.1",
+                r" ann opens table 1 \(2 seats, to 61\)",
+                r" table 1 begins: ann v bob \(2 seats, to 61\)",
+                r" bob went \(from 127\.0\.0\.1\)",
+                r" bob is away from table 1 \(the connection ended\)",
+                r" bob is back at table 1",
+                r" table 1's game is over \((ann|bob) won, \d+ to \d+\): filed for ann, bob",
+            ):
+                assert re.search(line, told), line
+            assert len(re.findall(r" bob is back at table 1", told)) == 1
 
     run(main())
     assert len(filed(tmp_path, "ann")) == len(filed(tmp_path, "bob")) == 1
@@ -304,15 +326,29 @@ def test_the_computer_takes_the_seat_of_someone_away(tmp_path: Path) -> None:
             await asyncio.sleep(1.0)
             ann.type("takeover")
             await ann.expect(r"the computer plays for bob from now")
-            await play_out(ann)
+            await play_until([ann], 6)  # the computer plays bob's seat a while
+            bob = await connect(server, "bob")
+            await bob.expect(r"The computer plays your seat while you were away: `sit` takes it")
+            bob.type("4H")
+            await bob.expect(r"the computer plays for you now: `sit` takes your seat back")
+            bob.type("sit")
+            await bob.expect(r"Your seat is yours again\.")
+            await ann.expect(r"bob plays again\.")
+            await asyncio.gather(play_out(ann), play_out(bob))
+            assert re.search(
+                r" the computer plays for bob at table 1 \(ann asked\)", "\n".join(server.told)
+            )
 
     run(main())
     (log,) = filed(tmp_path, "bob")
     replayed = replay(loads(log.read_text(encoding="utf-8")))
     bob = replayed.log.info.seats[1]
     assert bob.player == "human" and bob.level == "normal" and bob.taken is not None
-    assert 0 < bob.taken < len(replayed.actions)
+    assert bob.returned is not None and 0 < bob.taken < bob.returned < len(replayed.actions)
     assert "taken = " in log.read_text(encoding="utf-8")
+    # after the seat was taken back, every action of bob's seat is bob's own: the
+    # computer played it only between the two
+    assert not bob.played_by_computer
 
 
 def test_only_known_keys_come_in(tmp_path: Path) -> None:
@@ -472,7 +508,9 @@ def test_without_asyncssh_serve_says_how_to_get_it(
     assert "pip install 'cribcli[serve]'" in capsys.readouterr().err
 
 
-def test_sigterm_stops_the_server_with_every_game_saved(tmp_path: Path) -> None:
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGINT"])
+def test_a_signal_stops_the_server_with_every_game_saved(tmp_path: Path, signal_name: str) -> None:
+    """SIGTERM, or Ctrl-C at the operator's terminal, once people have come in."""
     import signal
     import subprocess
     import sys
@@ -485,6 +523,7 @@ def test_sigterm_stops_the_server_with_every_game_saved(tmp_path: Path) -> None:
     )
     try:
         assert server.stderr is not None
+        assert server.stderr.readline().startswith("cribbage serve: host key SHA256:")
         line = server.stderr.readline()
         assert line.startswith("cribbage serve: listening on 127.0.0.1 port ")
         port = int(line.split()[-1])
@@ -493,7 +532,7 @@ def test_sigterm_stops_the_server_with_every_game_saved(tmp_path: Path) -> None:
             ann = await connect(Server(port, tmp_path), "ann")
             ann.type("solo")
             await play_out(ann, 3)
-            server.send_signal(signal.SIGTERM)
+            server.send_signal(getattr(signal, signal_name))
             assert "the server is stopping; your game is saved" in await ann.closed()
 
         run(main())
@@ -545,7 +584,15 @@ def test_what_a_person_types_wrong_is_one_line(tmp_path: Path) -> None:
             ):
                 ann.type(line)
                 await ann.expect(said)
+            ann.type("stats")  # a guest is told what can be done here
+            await ann.expect(r"No finished games yet: `solo` plays the computer, `new` opens")
             ann.type("solo")
+            await ann.expect(r"Put 2 in the crib>")
+            ann.type("help")  # the table's words, not `play`'s
+            listed = (await ann.expect(r"Type cards[^>]*>")).group()
+            for word in ("hint", "who", "takeover", "sit", "leave", "help"):
+                assert re.search(rf"\n  {word} +\w", listed), word
+            assert "undo" not in listed and "next time" not in listed and "quit" not in listed
             await play_out(ann)
             ann.type("")  # Enter, after the game: the lobby
             await ann.expect(r"Here: ann\.")

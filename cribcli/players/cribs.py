@@ -11,12 +11,15 @@ crib (by about half a point), more in the other's (by about a third). The table 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from functools import cache
+from itertools import combinations_with_replacement
+from math import comb, prod
 
-from cribcli.analysis import CribModel
-from cribcli.cards import Card, deck
+from cribcli.cards import Card
 from cribcli.players import tables
+from cribcli.scoring import rank_key, rank_table
 
 
 @cache
@@ -39,8 +42,28 @@ def random_crib(thrown: tuple[int, int]) -> float:
     """The crib's fifteens, pairs and runs on average with these two ranks (sorted) in it,
     its other two cards and the starter any of the 50 others: the exact analysis's crib
     (:class:`cribcli.analysis.CribModel`) by ranks alone, as another player who throws by
-    it would reckon it, roughly (its own other four cards unknown)."""
-    others = deck()
+    it would reckon it, roughly (its own other four cards unknown). Worked out as the
+    model does, to the last bit, but from the three drawn cards' ranks listed once: the
+    hard computer asks it of every pair of ranks when it reads a hand."""
+    available = [4] * 14
     for rank in thrown:
-        others.remove(next(card for card in others if card.rank == rank))
-    return CribModel(others, unknown=2).by_ranks(thrown)
+        available[rank] -= 1
+    ways_total = comb(50, 3)
+    table = rank_table()
+    known = rank_key(thrown)
+    total = 0.0
+    for key, counts in _three_ranks():
+        ways = prod(comb(available[rank], n) for rank, n in counts)
+        if ways:
+            total += ways / ways_total * table[known + key]
+    return total
+
+
+@cache
+def _three_ranks() -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """Every multiset of three ranks, in the model's order: its key, and each rank with how
+    many times it comes."""
+    return tuple(
+        (rank_key(ranks), tuple(Counter(ranks).items()))
+        for ranks in combinations_with_replacement(range(1, 14), 3)
+    )

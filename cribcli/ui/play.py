@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from cribcli.cards import Card, parse_cards
@@ -75,6 +75,7 @@ class GameUI:
         as_json: bool = False,
         coach: bool = False,
         pausing: bool = False,
+        commands: Mapping[str, Command] | None = None,
     ) -> None:
         self.session = session
         self.seat = seat
@@ -88,6 +89,8 @@ class GameUI:
         elif table.width is not None:
             self.say = _fitted(say, lambda: self.table.width or WIDE)
         self.as_json = as_json
+        self.commands: Mapping[str, Command] = COMMANDS if commands is None else commands
+        """The words this prompt understands besides cards: its help and its dispatch."""
         self.pausing = pausing
         """Stop telling after each round's show, until :meth:`next_deal` (the REPL waits
         for Enter there, so that the show can be read); else go straight on."""
@@ -347,7 +350,7 @@ class GameUI:
                 self.show_more()
             return None
         word = text.split()[0].lower()
-        command = COMMANDS.get(word)
+        command = self.commands.get(word)
         if command is not None:
             command.run(self)
             return None
@@ -487,8 +490,9 @@ class GameUI:
     def show_help(self) -> None:
         """What can be typed."""
         self.say("Type cards (5H, 10D, TD, 5h) to discard or to lay, or a command:")
-        for command in COMMANDS.values():
-            self.say(f"  {command.name:<6} {command.help}")
+        width = max(len(name) for name in self.commands)
+        for command in self.commands.values():
+            self.say(f"  {command.name:<{width}} {command.help}")
 
     def quit(self) -> None:
         """Stop; the game is saved."""
@@ -510,7 +514,7 @@ def _fitted(say: Callable[[str], None], width: Callable[[], int]) -> Callable[[s
 COMMANDS = {
     command.name: command
     for command in (
-        Command("hint", "the best discard, or a good card to lay", GameUI.hint),
+        Command("hint", "the best throw or card to lay, and why", GameUI.hint),
         Command("hand", "your cards", GameUI.show_hand),
         Command("score", "the scores", GameUI.show_score),
         Command("log", "this round so far", GameUI.show_log),

@@ -605,9 +605,12 @@ def hand_line(hand: Sequence[Card], count: int | None, style: Style) -> str:
     return " ".join(parts)
 
 
-def stats_lines(history: History) -> list[str]:
-    """A player's history for people."""
+def stats_lines(history: History, *, served: bool = False) -> list[str]:
+    """A player's history for people (``served``: in a served room's lobby, where only
+    what can be done there is suggested, and a daily streak means nothing)."""
     if not history.games:
+        if served:
+            return ["No finished games yet: `solo` plays the computer, `new` opens a table."]
         return [
             "No finished games yet: 'cribbage play' starts one.",
             f"Daily streak: {history.daily_streak}.",
@@ -628,6 +631,8 @@ def stats_lines(history: History) -> list[str]:
         figures = f"{v['pegging']:9.2f}{v['hand']:7.2f}{crib}{v['total']:7.2f}"
         lines.append(f"  as {role:<16}{int(v['deals']):>6}{figures}")
     lines.append(f"Best hand: {history.best_hand} ({printable(history.best_game)})")
+    if served:
+        return lines
     lines.extend(_lost_lines(history))
     streak = history.daily_streak
     lines.append(f"Daily streak: {streak} day{'s' if streak != 1 else ''} in a row")

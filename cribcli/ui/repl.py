@@ -27,7 +27,7 @@ from prompt_toolkit.utils import is_dumb_terminal
 from cribcli.engine import seats_to_act
 from cribcli.errors import printable
 from cribcli.store import reason
-from cribcli.ui.play import COMMANDS, GameUI, Quit
+from cribcli.ui.play import GameUI, Quit
 
 
 class CardCompleter(Completer):
@@ -42,7 +42,7 @@ class CardCompleter(Completer):
         typed = {token.upper() for token in before.split()}
         options = [card for card in self.ui.completions() if card not in typed]
         if not before.strip():
-            options += list(COMMANDS)
+            options += list(self.ui.commands)
         for option in options:
             if option.lower().startswith(word.lower()):
                 yield Completion(option, start_position=-len(word))

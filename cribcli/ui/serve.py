@@ -24,14 +24,16 @@ from typing import Any
 
 import asyncssh
 from prompt_toolkit import PromptSession, print_formatted_text
-from prompt_toolkit.application import get_app_or_none, run_in_terminal
+from prompt_toolkit.application import create_app_session, get_app_or_none, run_in_terminal
 from prompt_toolkit.contrib.ssh import PromptToolkitSSHSession
 from prompt_toolkit.formatted_text import ANSI
+from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.styles import Style as PromptStyle
 
 from cribcli import workers
 from cribcli.engine import seats_to_act, target_of
 from cribcli.errors import CribbageError, UsageProblem, printable
+from cribcli.events import GameOver
 from cribcli.games import Saver, computer_action, computers
 from cribcli.lobby import (
     AWAY_LIMIT,
@@ -56,9 +58,9 @@ from cribcli.store import (
     write_atomic,
 )
 from cribcli.ui.narrate import Table
-from cribcli.ui.play import COMMANDS, GameUI, Quit
+from cribcli.ui.play import COMMANDS, Command, GameUI
 from cribcli.ui.render import Style, stats_lines
-from cribcli.ui.repl import CardCompleter
+from cribcli.ui.repl import CardCompleter, TableOutput
 
 _ENDS = re.compile(r"\r\n|\r|\n")
 KEYS_LIMIT = 1 << 20
@@ -171,6 +173,12 @@ class Room:
         self.pool = workers.pool(os.cpu_count() or 1)
         """Where the computers decide (each table's, a decision at a time)."""
         self.started = time.monotonic()
+        self.told: Callable[[str], None] = lambda line: None
+        """The operator's log: a line for each thing that happens in the room."""
+
+    def log(self, line: str) -> None:
+        """Tell the operator, with the time: who came and went, what the tables did."""
+        self.told(f"{datetime.now().strftime('%Y-%m-%d %H:%M:%S')} {line}")
 
     # --- places ------------------------------------------------------------------------
 
@@ -297,7 +305,9 @@ class Room:
         started = datetime.now().astimezone().isoformat(timespec="seconds")
         self.tables_folder.mkdir(parents=True, exist_ok=True)
         self.keep_setup(table)
-        table.start(secrets.randbits(32), started)
+        session = table.start(secrets.randbits(32), started)
+        names = " v ".join(printable(spec.name) for spec in session.info.seats)
+        self.log(f"table {table.number} begins: {names} ({table.setup.describe()})")
         self.changed(table)
 
     def drive(self, number: int) -> None:
@@ -326,8 +336,8 @@ class Room:
                     self.pool, computer_action, session.info, state, seat
                 )
                 action = await decided
-                if session.state is not state:
-                    continue
+                if session.state is not state or seat not in session.computers:
+                    continue  # a person acted meanwhile, or took the seat back
                 session.act(action)
             except Exception as error:  # a bug: say so, and leave the game as it stands
                 for visitor in self.at(table):
@@ -361,6 +371,15 @@ class Room:
                     )
                 continue
             remember(places.index, path, session.info, session.events, text, spec.name)
+        names = ", ".join(spec.name for spec in session.info.seats if spec.player == "human")
+        over = session.events[-1]
+        result = ""
+        if isinstance(over, GameOver):
+            seats = enumerate(session.info.seats)
+            rules = session.info.rules
+            winner = " & ".join(spec.name for n, spec in seats if rules.side_of(n) == over.winner)
+            result = f" ({winner} won, {' to '.join(map(str, over.scores))})"
+        self.log(f"table {table.number}'s game is over{result}: filed for {names}")
         if all_filed:  # else the save stays: the next start files it again
             with contextlib.suppress(OSError):
                 (self.tables_folder / f"table-{table.number}.toml").unlink()
@@ -382,9 +401,11 @@ class Room:
         table.stand(name, self.now())
         if table.empty:
             self.lobby.close(table.number)
+            self.log(f"table {table.number} closes: nobody sits at it")
         elif table.started:
             why = "left the table" if leaving else "the connection ended"
             self.tell_table(table, f"{name} is away ({why}).", but=visitor)
+            self.log(f"{name} is away from table {table.number} ({why})")
         self.changed(table)
 
     def tell_table(self, table: ServedTable, line: str, but: Visitor | None = None) -> None:
@@ -415,11 +436,17 @@ class Gate(asyncssh.SSHServer):
         self.fingerprint = ""
         self.authed = False
         self.session_opened = False
+        self.peer = "?"
+        self.username: str | None = None
+        """The name a client asked to come in under (escaped, for the operator's log)."""
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
+        peer = conn.get_extra_info("peername")
+        self.peer = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         self.room.gates.add(self)
         if self.room.connections >= self.room.limits.connections:
+            self.room.log(f"a connection from {self.peer} refused: the room is full")
             conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "the room is full")
             return
         self.room.connections += 1
@@ -430,8 +457,13 @@ class Gate(asyncssh.SSHServer):
         if self.counted:
             self.room.connections -= 1
             self.counted = False
+        if self.authed:
+            self.room.log(f"{self.name} went (from {self.peer})")
+        elif self.username is not None:
+            self.room.log(f"`{self.username}` from {self.peer} refused: no key let in")
 
     def begin_auth(self, username: str) -> bool:
+        self.username = printable(username[:40])
         return True
 
     def public_key_auth_supported(self) -> bool:
@@ -465,6 +497,7 @@ class Gate(asyncssh.SSHServer):
     def auth_completed(self) -> None:
         self.authed = True
         room = self.room
+        room.log(f"{self.name} came in from {self.peer}")
         if room.options.open and self.name is not None:
             try:
                 kept = room.key_file(self.name)
@@ -515,6 +548,28 @@ class Connection(PromptToolkitSSHSession):
         visitor = self.visitor = Visitor(self.room, self)
         with contextlib.suppress(asyncio.CancelledError):  # the connection went away
             await visitor.run()
+
+    async def _interact(self) -> None:
+        """The person's terminal, as prompt_toolkit's SSH session makes it, but for an
+        output that draws the board below the prompt at once (never after asking the
+        client where its cursor is, which would leave the board out until it answered)."""
+        chan = self._chan
+        if chan is None:
+            return
+        if hasattr(chan, "set_line_mode"):
+            chan.set_line_mode(False)  # prompt_toolkit edits the line, not asyncssh
+        term = chan.get_terminal_type()
+        self._output = TableOutput(self.stdout, self._get_size, term=term, enable_cpr=False)
+        with (
+            create_pipe_input() as self._input,
+            create_app_session(input=self._input, output=self._output) as session,
+        ):
+            self.app_session = session
+            try:
+                await self.interact(self)
+            finally:
+                chan.close()
+                self._input.close()
 
     def exec_requested(self, command: str) -> bool:
         return False
@@ -576,6 +631,8 @@ class _Seated:
     table: ServedTable
     seat: int
     ui: GameUI | None = None
+    shown_at: int = -1
+    """How many events had happened when the table was last shown."""
 
 
 class Visitor:
@@ -619,8 +676,8 @@ class Visitor:
                 self.show_lobby()
             room.changed()
             while True:
-                try:
-                    text = await self.prompt.prompt_async(self._message)
+                try:  # Ctrl-C is this person's, never a signal to the server
+                    text = await self.prompt.prompt_async(self._message, handle_sigint=False)
                 except KeyboardInterrupt:
                     continue
                 except EOFError:
@@ -733,9 +790,7 @@ class Visitor:
         ui = seated.ui
         if ui is not None and ui.told < len(ui.session.events):
             ui.tell()
-            if not ui.session.over and ui.my_turn:
-                for line in ui.table_lines(board=False):
-                    self.say(line)
+        self._show_table()
 
     async def _idle(self) -> None:
         limit = self.room.limits.idle
@@ -801,6 +856,7 @@ class Visitor:
     def _open(self, setup: TableSetup) -> None:
         room = self.room
         table = room.lobby.open_table(self.name, setup, room.saver)
+        room.log(f"{self.name} opens table {table.number} ({setup.describe()})")
         self._sit(table)
         if table.ready:
             self.say(f"Table {table.number}: you and the computer.")
@@ -813,10 +869,17 @@ class Visitor:
         room.changed()
 
     def _sit_back(self, table: ServedTable) -> None:
-        """Back in one's seat at a game in progress, the others told."""
+        """Back in one's seat at a game in progress, the others told (unless this person
+        was there all along, on another connection)."""
+        seat = table.seat_of(self.name)
+        away = seat in table.away
         self.say(f"Back at table {table.number}.")
         self._sit(table)
-        self.room.tell_table(table, f"{self.name} is back.", but=self)
+        if seat is not None and table.taken(seat):
+            self.say("The computer plays your seat while you were away: `sit` takes it back.")
+        if away:
+            self.room.tell_table(table, f"{self.name} is back.", but=self)
+            self.room.log(f"{self.name} is back at table {table.number}")
         self.room.changed(table)
 
     def _sit(self, table: ServedTable) -> None:
@@ -841,14 +904,46 @@ class Visitor:
         )
         width = self._width()
         table = Table(session.info.rules, names, self.style, viewer=seat, width=width)
-        ui = GameUI(session, seat, table, say=self.say)
+        ui = GameUI(session, seat, table, say=self.say, commands=self._table_commands())
         seated.ui = ui
         if not session.actions:  # a new game: from the cut for the deal
             ui.told = 0
             ui.tell()
-        else:
-            for line in ui.table_lines(board=False):
-                self.say(line)
+        self._show_table()
+
+    def _table_commands(self) -> dict[str, Command]:
+        """What can be typed at a served table besides cards, for its help and its
+        dispatch: the game's words (no takebacks: the others have seen the moves; `quit`
+        leaves the table, as `leave` does), and the table's own."""
+        game = {name: command for name, command in COMMANDS.items() if name not in ("undo", "quit")}
+        own = (
+            Command("who", "who sits where, and who is away", lambda ui: self._who()),
+            Command(
+                "takeover",
+                "let the computer play for someone away long enough",
+                lambda ui: self._take_over(),
+            ),
+            Command("sit", "take your seat back from the computer", lambda ui: self._take_back()),
+            Command(
+                "leave", "back to the lobby (your seat waits for you)", lambda ui: self._leave()
+            ),
+        )
+        help_last = game.pop("help")
+        return {**game, **{command.name: command for command in own}, "help": help_last}
+
+    def _show_table(self) -> None:
+        """The table above the prompt when the game waits for you and has moved on since
+        it was last shown (as ``play`` shows it: the board stays below the prompt)."""
+        seated = self.seated
+        ui = seated.ui if seated is not None else None
+        if ui is None or ui.session.over or not ui.my_turn or seated is None:
+            return
+        if seated.shown_at == len(ui.session.events) or seated.table.taken(ui.seat):
+            return
+        seated.shown_at = len(ui.session.events)
+        self.say("")
+        for line in ui.table_lines(board=False):
+            self.say(line)
 
     def _leave(self) -> None:
         table = self.table
@@ -873,7 +968,7 @@ class Visitor:
             today=date.today().isoformat(),
             warn=warnings.append,
         )
-        return stats_lines(total)
+        return stats_lines(total, served=True)
 
     # --- at a game --------------------------------------------------------------------
 
@@ -882,36 +977,52 @@ class Visitor:
         assert seated is not None
         table, room = seated.table, self.room
         word = text.split()[0].lower()
-        if word in ("leave", "quit", "lobby"):
+        if word in ("quit", "lobby"):  # (what people type for `leave`)
             self._leave()
-            return
-        if word == "who":
-            self.say(f"  {printable(table.describe(room.now()))}")
-            return
-        if word == "takeover":
-            self._take_over(table)
             return
         if word == "undo":
             self.say("  no takebacks at a served table: the others have seen the moves")
             return
-        if table.taken(ui.seat) and word not in COMMANDS:
-            self.say("  the computer plays for you now")
+        if table.taken(ui.seat) and word not in ui.commands:
+            self.say("  the computer plays for you now: `sit` takes your seat back")
             return
         ui.table = replace(ui.table, width=self._width())
         self._catch_up()  # what happened since the prompt was drawn, told first, in order
-        try:
-            if word in SLOW:  # a search: in a thread, so that every other table goes on
-                error = await asyncio.to_thread(ui.handle, text)
-            else:
-                error = ui.handle(text)
-        except Quit:
-            self._leave()
-            return
+        if word in SLOW:  # a search: in a thread, so that every other table goes on
+            error = await asyncio.to_thread(ui.handle, text)
+        else:
+            error = ui.handle(text)
         if error:
             self.say(f"  {printable(error)}")
+        self._show_table()
         room.changed(table)
 
-    def _take_over(self, table: ServedTable) -> None:
+    def _who(self) -> None:
+        table = self.table
+        if table is not None:
+            self.say(f"  {printable(table.describe(self.room.now()))}")
+
+    def _take_back(self) -> None:
+        """``sit``: back in one's own seat after the computer took it over."""
+        seated = self.seated
+        if seated is None:
+            return
+        table = seated.table
+        if not table.taken(seated.seat):
+            self.say("  you play your own seat: the computer does not")
+            return
+        table.give_back(seated.seat)
+        self.say("  Your seat is yours again.")
+        self.room.tell_table(table, f"{self.name} plays again.", but=self)
+        self.room.log(f"{self.name} takes the seat back at table {table.number}")
+        seated.shown_at = -1
+        self._show_table()
+        self.room.changed(table)
+
+    def _take_over(self) -> None:
+        table = self.table
+        if table is None:
+            return
         now = self.room.now()
         seats = [seat for seat in table.away if table.can_take_over(seat, now)]
         if not seats:
@@ -927,7 +1038,11 @@ class Visitor:
             return
         for seat in seats:
             table.take_over(seat)
-            self.room.tell_table(table, f"the computer plays for {table.names()[seat]} from now")
+            whom = table.names()[seat]
+            self.room.tell_table(table, f"the computer plays for {whom} from now")
+            self.room.log(
+                f"the computer plays for {whom} at table {table.number} ({self.name} asked)"
+            )
         self.room.changed(table)
 
 
@@ -944,10 +1059,7 @@ LOBBY_HELP = (
     "  tables     who is here and the tables",
     "  stats      your history",
     "  quit       leave (a game in progress waits for you)",
-    "At a table: cards and the game's commands (`help`), and",
-    "  who        who sits where, and who is away",
-    "  takeover   let the computer play for someone away long enough",
-    "  leave      back to the lobby (your seat waits)",
+    "At a table, `help` lists what can be typed there.",
 )
 
 
@@ -971,13 +1083,19 @@ async def serve(
 ) -> None:
     """Serve until Ctrl-C or SIGTERM (or ``stop`` is set); every table's game is saved as
     it goes and carried on when the server starts again. ``ready`` hears what there is to
-    tell: tables that could not be carried on, and the address once it listens. ``room``:
-    the room to serve (made from ``options`` if not given)."""
+    tell the operator: the host key's fingerprint, tables that could not be carried on,
+    the address once it listens, then a line with the time for each thing that happens
+    in the room. ``room``: the room to serve (made from ``options`` if not given)."""
     room = room or Room(options)
+    if ready is not None:
+        room.told = ready
     key = host_key(options.root)
+    room.told(
+        f"host key {key.get_fingerprint()} ({key.get_algorithm()}): what a friend's ssh "
+        "shows the first time it connects, to check it is this server"
+    )
     for problem in room.carry_on():
-        if ready:
-            ready(problem)
+        room.told(problem)
     limits = options.limits
     server = await asyncssh.create_server(
         lambda: Gate(room),
@@ -997,11 +1115,11 @@ async def serve(
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signum, stop.set)
     port = server.sockets[0].getsockname()[1]
-    if ready:
-        ready(f"listening on {options.host} port {port}")
+    room.told(f"listening on {options.host} port {port}")
     try:
         await stop.wait()
     finally:
+        room.log("stopping: every game is saved")
         for visitor in list(room.visitors):
             visitor.connection.close("the server is stopping; your game is saved")
         server.close()
