@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import shutil
 from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -612,3 +613,64 @@ def test_one_terminal_a_connection_and_none_for_long(tmp_path: Path) -> None:
             await asyncio.wait_for(quiet.wait_closed(), 10)
 
     run(main())
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not all(shutil.which(tool) for tool in ("ssh", "ssh-keygen", "tmux")),
+    reason="needs OpenSSH's client and tmux",
+)
+def test_an_openssh_client_sees_the_table_as_play_draws_it(tmp_path: Path) -> None:
+    """ann plays the computer from OpenSSH's own client in a real terminal (tmux, 80x24):
+    her hand, the prompt, and the board below it, as `cribbage play` draws them."""
+    import subprocess
+    import sys
+    import time
+
+    subprocess.run(
+        ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(tmp_path / "ann")], check=True
+    )
+    server = subprocess.Popen(
+        [sys.executable, "-m", "cribcli", "serve", "--open", "--port", "0"]
+        + ["--data-dir", str(tmp_path / "data")],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    tmux = ["tmux", "-L", f"ssh-{tmp_path.name}"]
+    try:
+        assert server.stderr is not None
+        port = next(line.split()[-1] for line in server.stderr if "listening on" in line)
+        ssh = (
+            f"ssh -tt -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
+            f"-o LogLevel=ERROR -i {tmp_path / 'ann'} -p {port} ann@127.0.0.1"
+        )
+        subprocess.run([*tmux, "new-session", "-d", "-x", "80", "-y", "24", ssh], check=True)
+
+        def screen_with(words: str) -> list[str]:
+            deadline = time.monotonic() + 60  # a ceiling that only catches a hang
+            shown: list[str] = []
+            while time.monotonic() < deadline:
+                shown = (
+                    subprocess.run([*tmux, "capture-pane", "-p"], capture_output=True, text=True)
+                    .stdout.rstrip("\n")
+                    .split("\n")
+                )
+                if any(words in line for line in shown):
+                    return shown
+                time.sleep(0.2)
+            raise AssertionError(f"never saw {words!r}:\n" + "\n".join(shown))
+
+        screen_with("lobby>")
+        subprocess.run([*tmux, "send-keys", "solo", "Enter"], check=True)
+        shown = screen_with("To go: You 121, Computer 121.")
+        assert any(re.match(r"Your hand: (\S+ ){5}\S+$", line) for line in shown)
+        prompt = next(n for n, line in enumerate(shown) if line.startswith("Put 2 in the crib>"))
+        assert shown[prompt + 1].startswith("You      ·····")  # the board under the prompt
+        assert shown[prompt + 3].startswith("Computer ·····")
+        assert shown[prompt + 5].startswith("Round 1: ")
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
+        server.kill()
+        server.wait()
+        if server.stderr is not None:
+            server.stderr.close()

@@ -121,6 +121,13 @@ def test_the_table_at_80_by_24(tmp_path: Path, screens: list[Screen]) -> None:
     ):
         assert words in text, text
     assert "Round 2. You deal." not in text  # told only after Enter
+    screen.type("tips")  # longer than what the screen holds above the board: paged
+    tips = screen.wait_for("more lines: press Enter")
+    assert tips[-7].startswith("  (") and tips[-7].endswith("more lines: press Enter)")
+    assert tips[-1].startswith("Round 1: Computer deals.")  # the board still below
+    no_word_broken(tips, 80)
+    screen.type("")
+    assert any("Near the end" in line for line in screen.wait_for("Near the end"))
     # the board shows the game as far as it is told: round 1's end, not yet round 2
     assert shown[-1].startswith("Round 1: Computer deals. To go: You 119, Computer 111.")
     no_word_broken(shown, 80)
@@ -170,6 +177,16 @@ def test_the_board_stays_while_the_computer_plays(tmp_path: Path, screens: list[
     for shown in waiting:  # the board and the status line under the prompt the whole time
         assert shown[-1].startswith("Round 1: Computer deals. To go: You"), shown
         assert shown[-5].startswith("You      ") and shown[-3].startswith("Computer "), shown
+
+
+def test_partners_names_are_not_cut(tmp_path: Path, screens: list[Screen]) -> None:
+    env = {"TERM": "xterm-256color", "LANG": "C.UTF-8"}
+    screen = Screen(tmp_path, 80, 24, env, "--players 4 --seed 3 --level easy --fast")
+    screens.append(screen)
+    shown = screen.wait_for("Put 1 in the crib>")
+    assert any(line.startswith("You & Partner   0 ") for line in shown)
+    assert any(line.startswith("Left & Right    0 ") for line in shown)
+    assert shown[-1].startswith("Round 1: ")
 
 
 def test_a_muggins_count_prompt_is_plain(tmp_path: Path, screens: list[Screen]) -> None:
