@@ -15,6 +15,7 @@ from cribcli.coach import best_throw, judge_throw
 from cribcli.engine import Rules, new_game
 from cribcli.events import DealerCut, GameOver
 from cribcli.players import Level, computer
+from cribcli.reasons import ThrowWhy
 from cribcli.record import GameInfo, Seat
 from cribcli.scoring import kept_items
 from cribcli.session import Session
@@ -65,6 +66,7 @@ def test_the_hint_says_why_by_the_review_s_measure(capsys: pytest.CaptureFixture
     kept = [card for card in seen.hand if card not in thrown]
     assert match.group(2) == kept_words(kept_items(kept))
     best = best_throw(seen)
+    assert isinstance(best.why, ThrowWhy)
     assert set(best.cards) == set(thrown) and f"{best.why.hand:.1f}" == match.group(3)
 
 
@@ -105,15 +107,10 @@ def test_a_lay_s_why_names_what_it_leaves() -> None:
 
 def test_a_tie_in_the_cut_for_the_deal_is_told_and_cut_again() -> None:
     for players, names in ((2, ("You", "Computer")), (3, ("You", "Left", "Right"))):
-        seed = next(
-            s
-            for s in range(1000)
-            if len(new_game(Rules(players=players, cut_for_deal=True), s)[1][0].cuts) > players
-        )
-        events = new_game(Rules(players=players, cut_for_deal=True), seed)[1]
-        cut = events[0]
-        assert isinstance(cut, DealerCut)
-        line = cut_line(cut, Table(Rules(players=players, cut_for_deal=True), names))
+        rules = Rules(players=players, cut_for_deal=True)
+        cuts = (new_game(rules, seed)[1][0] for seed in range(1000))
+        cut = next(c for c in cuts if isinstance(c, DealerCut) and len(c.cuts) > players)
+        line = cut_line(cut, Table(rules, names))
         first = cut.cuts[:players]
         low = min(card.rank for _, card in first)
         tied = [names[seat] for seat, card in first if card.rank == low]
