@@ -44,8 +44,9 @@ def test_what_kept_cards_score_among_themselves(kept: str, words: str) -> None:
     assert kept_words(kept_items(parse_cards(kept))) == words
 
 
-def at_the_table(seed: int = 7, **rules: int) -> GameUI:
-    info = GameInfo(Rules(**rules), (Seat("You"), Seat("Computer", "computer", Level.NORMAL)), seed)
+def at_the_table(seed: int = 7, target: int = 121) -> GameUI:
+    seats = (Seat("You"), Seat("Computer", "computer", Level.NORMAL))
+    info = GameInfo(Rules(target=target), seats, seed)
     session = Session.start(info, {1: computer("normal", seed, 1)})
     return GameUI(session, 0, Table(info.rules, ("You", "Computer"), viewer=0), say=print)
 
