@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING, BinaryIO
 
 from cribcli import daily
 from cribcli.engine import Action, Rules, State, target_of
@@ -26,7 +27,7 @@ from cribcli.engines import MOVE_TIME, Engine, EngineCommand, EnginePlayer, seat
 from cribcli.errors import CribbageError, UsageProblem
 from cribcli.players import Level, Player, computer
 from cribcli.players.base import PlayerFailed
-from cribcli.record import LOG_LIMIT, NAME_LIMIT, GameInfo, Seat, loads
+from cribcli.record import LOG_LIMIT, NAME_LIMIT, GameInfo, Replay, Seat, loads, replay
 from cribcli.session import Session, decide
 from cribcli.stats import Lost, Reviews, digest_of, remember
 from cribcli.store import (
@@ -37,13 +38,18 @@ from cribcli.store import (
     clean_leftovers,
     file_log,
     keep_elsewhere,
+    latest_game,
     load_settings,
+    read_stream,
     read_text,
     reason,
     save_settings,
     set_aside,
     write_atomic,
 )
+
+if TYPE_CHECKING:
+    from cribcli.coach import Review
 
 Ask = Callable[[str, bool], bool]
 """Asks the player a yes-or-no question, with the answer taken if they just press Enter."""
@@ -84,6 +90,91 @@ def first_game(places: Places) -> bool:
     with contextlib.suppress(OSError):
         save_settings(places.settings, {**settings, "welcomed": True})
     return True
+
+
+@dataclass(frozen=True, slots=True)
+class OpenedLog:
+    """A game log a command was given, read and replayed through the rules."""
+
+    replayed: Replay
+    path: str
+    """As given (``-`` for standard input), or the one found for ``--last``."""
+    text: str
+
+
+def open_log(
+    log: str | None, last: bool, places: Places, stdin: BinaryIO, what: str, warn: Warn
+) -> OpenedLog:
+    """The game a command is given, LOG (``-``: ``stdin``) or ``last`` (the one finished
+    last among ``places``' games), read (bounded, and only from a regular file) and
+    replayed through the rules. Raises UsageProblem for neither or both, and
+    CribbageError for a log that cannot be read or breaks the rules (named with where
+    it goes wrong). ``what`` says what the log is for (``to review``)."""
+    if last and log is not None:
+        raise UsageProblem("give a game log or --last, not both")
+    if last:
+        found = latest_game(places.games, warn)
+        if found is None:
+            raise CribbageError("no finished game yet: play one with 'cribbage play'")
+        log = str(found)
+    if log is None:
+        raise UsageProblem(f"give a game log {what}, '-' for standard input, or --last")
+    if log == "-":
+        text = read_stream(stdin, LOG_LIMIT)
+    else:
+        found_text = read_text(Path(log), LOG_LIMIT)
+        if found_text is None:
+            raise CribbageError(f"{log}: cannot read it (No such file or directory)")
+        text = found_text
+    try:
+        return OpenedLog(replay(loads(text)), log, text)
+    except CribbageError as error:
+        raise CribbageError(f"{log}: {error}") from None
+
+
+def keep_review(path: Path, places: Places, text: str, lost: Lost, warn: Warn) -> None:
+    """A review of one of ``places``' finished games counts in ``stats``: it is kept (one
+    that cannot be kept is said, and the command goes on); a log from elsewhere is not."""
+    try:
+        if path.resolve().parent != places.games.resolve():
+            return
+        Reviews(places.reviews).keep(path.name, digest_of(text), lost)
+    except OSError as error:
+        warn(f"cannot keep the review for 'cribbage stats' in {places.reviews} ({reason(error)})")
+
+
+def review_log(
+    opened: OpenedLog,
+    places: Places,
+    warn: Warn,
+    *,
+    seat: int | None = None,
+    round_number: int | None = None,
+    open_play: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    jobs: int = 1,
+) -> Review:
+    """A game's decisions judged (:func:`cribcli.coach.review`): ``seat``'s, by default
+    the seat of the person whose games the log is among. A whole finished game of theirs,
+    reviewed for them, is kept for ``stats``."""
+    from cribcli.coach import default_seat, review
+
+    info, replayed = opened.replayed.log.info, opened.replayed
+    player = None if opened.path == "-" else player_of(Path(opened.path), places)
+    own = default_seat(info, player)
+    judged = review(
+        info,
+        replayed.actions,
+        own if seat is None else seat,
+        round_number=round_number,
+        open_play=open_play,
+        progress=progress,
+        jobs=jobs,
+    )
+    whole = round_number is None and replayed.finished and opened.path != "-"
+    if judged.seat == own and whole:
+        keep_review(Path(opened.path), places, opened.text, judged.as_lost(), warn)
+    return judged
 
 
 def player_of(log: Path, places: Places) -> str | None:

@@ -173,9 +173,10 @@ def run_match(
     *,
     jobs: int = 1,
     log_dir: Path | None = None,
-    on_game: Callable[[], None] | None = None,
+    on_game: Callable[[int], None] | None = None,
 ) -> Report:
-    """Play a match of ``games`` games and add them up; ``on_game`` hears each one end.
+    """Play a match of ``games`` games and add them up; ``on_game`` hears how many have
+    ended, as each one ends.
 
     With ``jobs`` over 1 the games are spread over worker processes, which stop with the
     match: on Ctrl-C, a signal, or the match process dying, none is left running (nor any
@@ -195,10 +196,11 @@ def run_match(
     task = partial(_logged_game, setup, log_dir)
     try:
         with spread(task, range(games), jobs, chunksize=4) as results:
-            for result in results:  # in order, so that the sums add up alike however spread
+            # in order, so that the sums add up alike however spread
+            for done, result in enumerate(results, start=1):
                 report.add(result)
                 if on_game:
-                    on_game()
+                    on_game(done)
     finally:
         stop_all()
     return report

@@ -12,7 +12,7 @@ Two ways to count a show, kept in agreement by the tests:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
@@ -20,8 +20,8 @@ from itertools import combinations, combinations_with_replacement, pairwise, pro
 from operator import attrgetter
 from typing import NamedTuple
 
-from cribcli.cards import JACK, Card, check_distinct, deck, in_order
-from cribcli.errors import HandError
+from cribcli.cards import JACK, Card, check_distinct, deck, in_order, parse_cards
+from cribcli.errors import CribbageError, HandError
 
 HAND_SIZE = 4
 """Cards in a hand or crib at the show (the starter is a fifth)."""
@@ -155,6 +155,29 @@ def hand_and_starter(
     check_show(hand, starter)
     assert starter is not None  # check_show refuses a missing starter
     return hand, starter
+
+
+def score_lines(
+    lines: Iterable[str], *, crib: bool = False, limit: int
+) -> Iterator[tuple[int, ShowScore | CribbageError]]:
+    """Hands typed one a line, each four cards then the starter (``#`` begins a comment;
+    blank lines are passed over): each line's number with its show, or with what is
+    wrong with it (a line longer than ``limit`` is not a hand)."""
+    for number, line in enumerate(lines, start=1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        try:
+            if len(line.rstrip("\n")) > limit:
+                raise HandError(f"longer than {limit} characters: not a hand")
+            cards = parse_cards(text)
+            if len(cards) != HAND_SIZE + 1:
+                raise HandError(
+                    f"{len(cards)} cards: a line is the four cards of the hand, then the starter"
+                )
+            yield number, score_show(*hand_and_starter(cards, None), crib=crib)
+        except CribbageError as error:
+            yield number, error
 
 
 def score_show(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> ShowScore:

@@ -617,13 +617,22 @@ def history_of(
     return history(found, since, today, takebacks)
 
 
-def daily_result(places: Places, day: str, warn: Warn) -> tuple[str, int] | None:
-    """The day's daily game, if it is finished: the line to share and the streak of days
-    in a row up to it. Only a log the rules accept counts."""
+class DailyResult(NamedTuple):
+    """A finished daily game: the line to share, and the streak of days in a row up to it."""
+
+    share: str
+    streak: int
+
+    def as_json(self) -> dict[str, object]:
+        """The ``daily`` event of ``--json``."""
+        return {"event": "daily", "share": self.share, "streak": self.streak}
+
+
+def daily_result(places: Places, day: str, warn: Warn) -> DailyResult | None:
+    """The day's daily game, if it is finished. Only a log the rules accept counts."""
     found = records(places.games, places.index, warn=warn)
     game = next((g for g in found if g.daily == day), None)
     if game is None:
         return None
-    return daily.share_line(day, game.won, game.scores, game.skunks, game.dealt, game.best_hand), (
-        _streak(found, day)
-    )
+    share = daily.share_line(day, game.won, game.scores, game.skunks, game.dealt, game.best_hand)
+    return DailyResult(share, _streak(found, day))

@@ -274,7 +274,11 @@ def test_a_broken_engine_forfeits_and_the_log_says_why(
 
 
 def test_an_engine_that_cannot_start_forfeits_each_game(cribbage: Run, tmp_path: Path) -> None:
-    _, report = match_logs(cribbage, tmp_path, "easy", "engine:no-such-bot-here", "--games", "2")
+    # there, but its interpreter is not: it is found, and fails as each game starts it
+    bot = tmp_path / "bot"
+    bot.write_text("#!/no/such/interpreter\n", encoding="utf-8")
+    bot.chmod(0o755)
+    _, report = match_logs(cribbage, tmp_path, "easy", f"engine:{bot}", "--games", "2")
     assert report["forfeits"] == [0, 2]
     assert report["forfeit_reasons"] == [
         [],

@@ -1,13 +1,42 @@
-"""Warnings for the person at the terminal: one line on standard error, anything read
-from a file or a pipe in it escaped."""
+"""What the person at the terminal is told on standard error: warnings, one line each,
+anything read from a file or a pipe in it escaped; and the progress of a long task."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from cribcli.errors import printable
+
+Progress = Callable[[int, int], None]
+"""Hears how much of a task is done: (done, of)."""
 
 
 def warn(line: str) -> None:
     """``cribbage: LINE`` on standard error."""
     print(f"cribbage: {printable(line)}", file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def progress(label: str, *, after: float = 0.0, least: int = 0) -> Iterator[Progress]:
+    """A progress bar on standard error while the block runs, for the task that reports
+    to the :data:`Progress` given: only on a terminal, only for a task of ``least`` steps
+    or more, and only once it has taken ``after`` seconds (a quick task shows none)."""
+    began = time.monotonic()
+    with contextlib.ExitStack() as stack:
+        bars: list[Any] = []
+
+        def tell(done: int, of: int) -> None:
+            if not bars:
+                if of < least or not sys.stderr.isatty() or time.monotonic() - began < after:
+                    return
+                import click
+
+                bar = click.progressbar(length=of, label=label, file=sys.stderr)
+                bars.append(stack.enter_context(bar))
+            bars[0].update(done - bars[0].pos)
+
+        yield tell

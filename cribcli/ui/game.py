@@ -261,9 +261,9 @@ def _filed(filed: Filed, held: HeldGame, options: PlayOptions, ui: GameUI) -> in
     if options.daily and filed.ok:
         result = daily_result(held.places, options.daily, warn)
         if result is not None and ui.as_json:
-            ui.emit({"event": "daily", "share": result[0], "streak": result[1]})
+            ui.emit(result.as_json())
         elif result is not None:
-            for line in daily_lines(*result, today=options.daily == options.today):
+            for line in daily_lines(result, today=options.daily == options.today):
                 ui.say(line)
     return Exit.OK if filed.ok else Exit.DATA
 

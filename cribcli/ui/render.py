@@ -17,14 +17,13 @@ from cribcli.cards import Card
 from cribcli.errors import printable
 from cribcli.reasons import LayWhy, ThrowWhy
 from cribcli.scoring import COUNT_LIMIT, ShowItem, ShowScore
-from cribcli.tally import ROLES
 
 if TYPE_CHECKING:
     from cribcli.analysis import Advice, DiscardValue
     from cribcli.coach import Decision, ForTheWin, LayValue, PegAdvice, Review
     from cribcli.match import Report
     from cribcli.record import GameInfo
-    from cribcli.stats import History
+    from cribcli.stats import DailyResult, History
 
 
 WIDE = 80
@@ -270,6 +269,19 @@ def peg_lines(advice: PegAdvice, values: Sequence[LayValue], style: Style = PLAI
     return lines
 
 
+def game_title(info: GameInfo) -> str:
+    """``You v Computer (normal): to 121, seed 7.``, with its label and start."""
+    seats = " v ".join(
+        seat.name + (f" ({seat.level})" if seat.level else "") for seat in info.seats
+    )
+    title = f"{seats}: to {info.rules.target}, seed {info.seed}"
+    if info.label:
+        title += f", {info.label}"
+    if info.started:
+        title += f", {info.started}"
+    return printable(title + ".")
+
+
 def review_lines(review: Review, info: GameInfo, style: Style = PLAIN) -> list[str]:
     """A review for people: each round's decisions, each with what was best and what it
     lost and its mark; then the summary."""
@@ -493,6 +505,7 @@ def _column(cards: Sequence[Card], width: int, style: Style) -> str:
 
 def match_lines(report: Report) -> list[str]:
     """A match's report for people."""
+    from cribcli.tally import ROLES
     first, second = (printable(report.label(player)) for player in (0, 1))
     rate, low, high = report.win_rate(0)
     if report.duplicate:
@@ -625,6 +638,8 @@ def stats_lines(history: History, *, served: bool = False) -> list[str]:
     lines.append(
         f"Points a deal        {'deals':>6}{'pegging':>9}{'hand':>7}{'crib':>7}{'total':>7}"
     )
+    from cribcli.tally import ROLES
+
     for role in ROLES:
         v = history.per_deal(role)
         crib = f"{v['crib']:7.2f}" if role == "dealer" else f"{'':>7}"
@@ -663,11 +678,12 @@ def daily_opening(day: str, *, today: bool) -> str:
     return f"The daily deal of {day}, a past day's: the cards everyone got that day."
 
 
-def daily_lines(share: str, streak: int, *, today: bool = True) -> list[str]:
+def daily_lines(result: DailyResult, *, today: bool = True) -> list[str]:
     """What ``cribbage daily`` shows once a day's game is over (``today``: today's)."""
     share_alone = "'cribbage daily --share' prints the line above alone."
+    streak = result.streak
     return [
-        share,
+        result.share,
         f"Daily streak: {streak} day{'s' if streak != 1 else ''} in a row.",
         f"A new deal comes tomorrow; {share_alone}" if today else share_alone,
     ]

@@ -909,7 +909,7 @@ class Visitor:
         if not session.actions:  # a new game: from the cut for the deal
             ui.told = 0
             ui.tell()
-        self._show_table()
+        self._show_table(always=True)  # (back at a game: whoever's turn it is)
 
     def _table_commands(self) -> dict[str, Command]:
         """What can be typed at a served table besides cards, for its help and its
@@ -931,14 +931,19 @@ class Visitor:
         help_last = game.pop("help")
         return {**game, **{command.name: command for command in own}, "help": help_last}
 
-    def _show_table(self) -> None:
+    def _show_table(self, *, always: bool = False) -> None:
         """The table above the prompt when the game waits for you and has moved on since
-        it was last shown (as ``play`` shows it: the board stays below the prompt)."""
+        it was last shown (as ``play`` shows it: the board stays below the prompt), or
+        ``always``."""
         seated = self.seated
         ui = seated.ui if seated is not None else None
-        if ui is None or ui.session.over or not ui.my_turn or seated is None:
+        if ui is None or seated is None or ui.session.over:
             return
-        if seated.shown_at == len(ui.session.events) or seated.table.taken(ui.seat):
+        if not always and (
+            not ui.my_turn
+            or seated.shown_at == len(ui.session.events)
+            or seated.table.taken(ui.seat)
+        ):
             return
         seated.shown_at = len(ui.session.events)
         self.say("")

@@ -1,0 +1,139 @@
+"""``cribbage match`` and ``cribbage engine``: players against each other, and our
+computers as players for other referees."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from cribcli.commands.options import (
+    LEVEL_CHOICE,
+    MOVE_TIME_OPTION,
+    check_player,
+    check_seed,
+    complete_player,
+)
+from cribcli.errors import CribbageError, Exit
+
+MATCH_EXAMPLES = """\b
+Examples:
+  cribbage match normal easy --games 200
+  cribbage match hard normal --games 2000 --seed 1 --jobs 2
+  cribbage match hard hard --games 500 --json | jq .per_deal
+  cribbage match hard normal --games 10 --log-dir games/
+  cribbage match hard 'engine:python3 examples/simple_bot.py' --games 100
+  cribbage match hard 'engine:./mybot' --games 1000 --duplicate --jobs 2
+"""
+
+
+@click.command(epilog=MATCH_EXAMPLES)
+@click.argument("first", metavar="FIRST", callback=check_player, shell_complete=complete_player)
+@click.argument("second", metavar="SECOND", callback=check_player, shell_complete=complete_player)
+@click.option(
+    "--games", type=click.IntRange(min=1), default=100, show_default=True, help="How many games."
+)
+@click.option(
+    "--seed",
+    callback=check_seed,
+    help="The match's seed (1 between levels; with an engine, a random one, reported).",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Processes to spread the games over.",
+)
+@click.option("--short", is_flag=True, help="Games to 61, not 121.")
+@click.option(
+    "--duplicate", is_flag=True, help="Play each deal twice, the seats swapped (--games even)."
+)
+@MOVE_TIME_OPTION
+@click.option("--log-dir", type=click.Path(file_okay=False), help="Write every game's log here.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def match(
+    first: str,
+    second: str,
+    games: int,
+    seed: int | str | None,
+    jobs: int,
+    short: bool,
+    duplicate: bool,
+    move_time: float,
+    log_dir: str | None,
+    as_json: bool,
+) -> None:
+    """Play two players against each other and report how they did.
+
+    A player is a computer level, or a program that speaks the engine protocol
+    (engine:CMD, see docs/engine-protocol.md): one that breaks the rules, stops, or takes
+    longer than --move-time forfeits the game, and the log says why. The two take turns
+    to deal first; with --duplicate each deal is played twice, the seats swapped, so that
+    the luck of the cards cancels. Each game's seed comes from --seed, so a match can be
+    played again exactly. The report gives the wins with a 95% confidence interval,
+    skunks, forfeits, how often the first dealer won, and the average points a deal from
+    pegging, hand and crib, for each player as dealer and as pone.
+    """
+    from cribcli.engine import target_of
+    from cribcli.match import Setup, run_match
+    from cribcli.ui.console import progress
+    from cribcli.ui.render import match_lines
+    from cribcli.ui.signals import Stopped, stopped_by_signals
+
+    if duplicate and games % 2:
+        raise click.BadParameter("in duplicate each deal is played twice: give an even number")
+    setup = Setup.of((first, second), seed, target_of(short), duplicate, move_time)
+    try:
+        shown = games + 1 if as_json else 1  # (no bar under --json)
+        with stopped_by_signals(), progress("Playing", least=shown) as told:
+            report = run_match(
+                setup,
+                games,
+                jobs=jobs,
+                log_dir=Path(log_dir) if log_dir else None,
+                on_game=lambda done: told(done, games),
+            )
+    except Stopped as stop:
+        click.get_current_context().exit(Exit.signalled(stop.signum))
+    if as_json:
+        click.echo(json.dumps(report.as_json()))
+    else:
+        for line in match_lines(report):
+            click.echo(line)
+
+
+ENGINE_EXAMPLES = """\b
+Examples:
+  cribbage engine --level hard            speak the protocol on stdin and stdout
+  cribbage match normal 'engine:cribbage engine --level hard' --games 20
+"""
+
+
+@click.command(epilog=ENGINE_EXAMPLES)
+@click.option(
+    "--level", type=LEVEL_CHOICE, default="hard", show_default=True, help="The computer's strength."
+)
+@click.option(
+    "--seed", default="engine", show_default=True, callback=check_seed, help="Its choices' seed."
+)
+def engine(level: str, seed: int | str) -> None:
+    """Be a computer player for a referee, through the engine protocol.
+
+    Reads the referee's messages on standard input, one JSON object a line, and answers
+    its decisions on standard output (docs/engine-protocol.md), until the referee says
+    quit or standard input ends: any program that referees the protocol can seat
+    cribcli's computers.
+    """
+    from cribcli.protocol import ProtocolError, serve
+
+    def write(line: str) -> None:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    try:
+        serve(level, seed, sys.stdin, write)
+    except ProtocolError as error:
+        raise CribbageError(str(error)) from None

@@ -1,0 +1,239 @@
+"""``cribbage replay``, ``cribbage review`` and ``cribbage stats``: your games told
+again, judged, and added up."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from cribcli.cli import UserError
+from cribcli.commands.options import data_dir_option, style_options
+
+if TYPE_CHECKING:
+    from cribcli.games import OpenedLog
+
+STATS_EXAMPLES = """\b
+Examples:
+  cribbage stats
+  cribbage stats --since 2026-12-01
+  cribbage stats --json | jq .per_deal.dealer
+"""
+
+
+@click.command(epilog=STATS_EXAMPLES)
+@click.option("--since", metavar="YYYY-MM-DD", help="Only games played on or after this date.")
+@click.option(
+    "--without-takebacks", is_flag=True, help="Leave out games in which a move was taken back."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the history as JSON.")
+@data_dir_option
+def stats(since: str | None, without_takebacks: bool, as_json: bool, data_dir: str | None) -> None:
+    """Your history, from the logs of your finished games.
+
+    Games played and won by computer level, skunks given and taken, your average points a
+    deal as dealer and as pone from pegging, hand and crib, your best hand and its game,
+    the points your decisions lost a deal in reviewed games (this month and before), and
+    your daily streak, counted by replaying each log through the rules (once: what
+    is found is remembered). A log that cannot be read, or that breaks the rules, is named
+    on standard error and left out.
+    """
+    from datetime import date
+
+    from cribcli.stats import SPREAD_FROM, history_of
+    from cribcli.store import Places
+    from cribcli.ui.console import progress, warn
+    from cribcli.ui.render import stats_lines
+
+    if since is not None:
+        try:
+            since = date.fromisoformat(since).isoformat()
+        except ValueError:
+            raise UserError(f"`{since}` is not a date: write it YYYY-MM-DD") from None
+    places = Places.find(data_dir)
+    with progress("Reading games", least=SPREAD_FROM) as told:
+        total = history_of(
+            places,
+            since=since or "",
+            today=date.today().isoformat(),
+            warn=warn,
+            takebacks=not without_takebacks,
+            progress=told,
+        )
+    if as_json:
+        click.echo(json.dumps(total.as_json()))
+        return
+    for line in stats_lines(total):
+        click.echo(line)
+
+
+REPLAY_EXAMPLES = """\b
+Examples:
+  cribbage replay game.toml                  the whole game, told round by round
+  cribbage replay game.toml --round 3        one round
+  cribbage replay game.toml --quiet          only check it (exit status 1 if it is wrong)
+  cribbage replay game.toml --json | jq -c 'select(.event == "shown")'
+  cat game.toml | cribbage replay -
+  cribbage replay --last                     the game you finished last
+"""
+
+
+@click.command(epilog=REPLAY_EXAMPLES)
+@click.argument("log", metavar="LOG", required=False, type=click.Path(allow_dash=True))
+@click.option("--last", is_flag=True, help="Replay the game you finished last.")
+@data_dir_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON event a line.")
+@click.option(
+    "--round", "round_number", type=click.IntRange(min=1), metavar="N", help="Show only round N."
+)
+@click.option(
+    "-q", "--quiet", is_flag=True, help="Only check the log; print nothing if it is right."
+)
+@style_options
+def replay(
+    log: str | None,
+    last: bool,
+    data_dir: str | None,
+    as_json: bool,
+    round_number: int | None,
+    quiet: bool,
+    ascii_only: bool,
+    no_color: bool,
+) -> None:
+    """Replay a game log, checking every card and every point against the rules.
+
+    LOG is a game log (TOML) written by cribbage, or '-' for standard input. A log that
+    breaks the rules or disagrees with itself is named with the round and the action where
+    it goes wrong (exit status 1). A log that stops mid-game replays as far as it goes.
+    """
+    from cribcli.events import event_json
+    from cribcli.ui.narrate import Table, narrate
+    from cribcli.ui.render import decide_style, game_title
+
+    replayed = opened(log, last, data_dir, "to replay").replayed
+    if quiet:
+        return
+    events = replayed.told(round_number)
+    info = replayed.log.info
+    table = Table(
+        info.rules,
+        tuple(seat.name for seat in info.seats),
+        decide_style(sys.stdout, ascii_only=ascii_only, no_color=no_color),
+    )
+    if not as_json and round_number is None:
+        click.echo(game_title(info))
+    for event in events:
+        if as_json:
+            click.echo(json.dumps(event_json(event)))
+        else:
+            for line in narrate(event, table):
+                click.echo(line)
+    if not replayed.finished:
+        stop = f"The log stops in {replayed.where_it_stops()}: the game is not over."
+        if as_json:
+            click.echo(json.dumps({"event": "stopped", "where": replayed.where_it_stops()}))
+        else:
+            click.echo("")
+            click.echo(stop)
+
+
+REVIEW_EXAMPLES = """\b
+Examples:
+  cribbage review --last                 your last game, decision by decision
+  cribbage review game.toml --round 3    one round
+  cribbage review game.toml --seat 1     another seat's decisions
+  cribbage review game.toml --open       lays also judged with all known
+  cribbage review --last --json | jq -c 'select(.mark == "blunder")'
+  cribbage review --last --json | tail -1 | jq .summary.lost_per_deal
+"""
+
+
+@click.command(epilog=REVIEW_EXAMPLES)
+@click.argument("log", metavar="LOG", required=False, type=click.Path(allow_dash=True))
+@click.option("--last", is_flag=True, help="Review the game you finished last.")
+@click.option(
+    "--seat",
+    type=click.IntRange(0, 3),
+    metavar="N",
+    help="Review seat N's decisions (default: your seat, the first human one).",
+)
+@click.option(
+    "--round", "round_number", type=click.IntRange(min=1), metavar="N", help="Only round N."
+)
+@click.option(
+    "--open",
+    "open_play",
+    is_flag=True,
+    help="Also judge each card laid with every card known, as a second column.",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="One JSON object a decision, then the summary."
+)
+@data_dir_option
+@style_options
+def review(
+    log: str | None,
+    last: bool,
+    seat: int | None,
+    round_number: int | None,
+    open_play: bool,
+    as_json: bool,
+    data_dir: str | None,
+    ascii_only: bool,
+    no_color: bool,
+) -> None:
+    """Mark each decision of a game by what it cost.
+
+    Each throw is judged against the best by the hard computer's measure: the hand and the
+    crib as discard-advice counts them (the crib against a good player's throw) and the
+    pegging the kept cards are worth; near the end, by the chance of winning, a chance
+    lost counted in points. Each card laid is judged by the play search over the hands the
+    other side could hold given what the seat had seen (never a hidden card); under
+    muggins each count is judged by the points given away. Marks: slip, inaccuracy,
+    mistake, blunder, by the points lost (see the manual). LOG is a game log, '-' for
+    standard input.
+    """
+    from cribcli.games import review_log
+    from cribcli.store import Places
+    from cribcli.ui.console import progress, warn
+    from cribcli.ui.render import decide_style, game_title, review_lines
+
+    found = opened(log, last, data_dir, "to review")
+    with progress("Reviewing", after=0.5) as told:
+        judged = review_log(
+            found,
+            Places.find(data_dir),
+            warn,
+            seat=seat,
+            round_number=round_number,
+            open_play=open_play,
+            progress=told,
+            jobs=1 if round_number else min(os.cpu_count() or 1, 8),
+        )
+    info = found.replayed.log.info
+    if as_json:
+        for decision in judged.decisions:
+            click.echo(json.dumps(decision.as_json()))
+        click.echo(json.dumps(judged.summary_json()))
+        return
+    style = decide_style(sys.stdout, ascii_only=ascii_only, no_color=no_color)
+    click.echo(game_title(info))
+    for line in review_lines(judged, info, style):
+        click.echo(line)
+
+
+def opened(log: str | None, last: bool, data_dir: str | None, what: str) -> OpenedLog:
+    """The game a command is given, LOG or --last, read and replayed through the rules."""
+    from cribcli.games import open_log
+    from cribcli.record import LOG_LIMIT
+    from cribcli.store import Places
+    from cribcli.ui.console import warn
+
+    stdin = getattr(sys.stdin, "buffer", None)
+    if stdin is None:  # a text stream stands in for standard input (tests)
+        stdin = io.BytesIO(sys.stdin.read(LOG_LIMIT + 1).encode("utf-8"))
+    return open_log(log, last, Places.find(data_dir), stdin, what, warn)

@@ -1,0 +1,122 @@
+"""``cribbage serve``: friends play each other over SSH."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from cribcli.commands.options import data_dir_option
+from cribcli.errors import CribbageError, UsageProblem
+
+SERVE_EXAMPLES = """\b
+Examples:
+  cribbage serve --authorized-keys friends.txt     friends.txt: `ann ssh-ed25519 AAAA...`
+  ssh -p 2222 ann@localhost                        then `new`, `join 1`, `solo hard`
+  cribbage serve --open --host 0.0.0.0 --port 2222 anyone, under the name they give
+"""
+
+
+@click.command(epilog=SERVE_EXAMPLES)
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=2222, show_default=True, help="The port."
+)
+@click.option(
+    "--authorized-keys",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Let in the keys in FILE, one `NAME KEY` a line (KEY as in authorized_keys).",
+)
+@click.option(
+    "--open",
+    "open_door",
+    is_flag=True,
+    help="Let anyone in, under the name they give (a name keeps its first key).",
+)
+@click.option(
+    "--max-connections", type=click.IntRange(1), default=100, show_default=True,
+    help="Connections at once, in all.",
+)  # fmt: skip
+@click.option(
+    "--per-key", type=click.IntRange(1), default=3, show_default=True,
+    help="Connections at once under one name.",
+)  # fmt: skip
+@click.option(
+    "--max-tables", type=click.IntRange(1), default=50, show_default=True,
+    help="Tables at once.",
+)  # fmt: skip
+@click.option(
+    "--idle", type=click.FloatRange(10), default=1800.0, show_default=True, metavar="SECONDS",
+    help="Close a connection with nothing typed for this long.",
+)  # fmt: skip
+@click.option(
+    "--line-limit", type=click.IntRange(20, 10_000), default=200, show_default=True,
+    help="The longest line a person may type.",
+)  # fmt: skip
+@click.option(
+    "--line-rate", type=click.IntRange(1, 1000), default=20, show_default=True,
+    help="Lines (and window resizes) a second a connection may send.",
+)  # fmt: skip
+@data_dir_option
+def serve(
+    host: str,
+    port: int,
+    authorized_keys: str | None,
+    open_door: bool,
+    max_connections: int,
+    per_key: int,
+    max_tables: int,
+    idle: float,
+    line_limit: int,
+    line_rate: int,
+    data_dir: str | None,
+) -> None:
+    """Let people play each other over SSH: `ssh -p PORT NAME@HOST`.
+
+    A lobby shows who is connected and the tables; a table has 2, 3 or 4 seats, to 121 or
+    61, muggins or not, its empty seats filled by people who join or by the computer. Each
+    person sees the table as `cribbage play` draws it, with their own hand only. A person
+    who drops keeps their seat: connecting again puts them back; after the time the
+    table's creator set, the others may let the computer play for them (`takeover`).
+    Every game is saved as it is played, carried on when the server starts again, and
+    filed for each person who played it (their `stats` count it). People are let in by
+    their keys (--authorized-keys), or anyone with --open. Needs the serve extra:
+    pip install 'cribcli[serve]'. Ctrl-C or SIGTERM stops it, every game saved.
+    """
+    import asyncio
+
+    from cribcli.errors import printable
+    from cribcli.store import Places, reason
+
+    if authorized_keys is None and not open_door:
+        raise UsageProblem("say who may come in: --authorized-keys FILE, or --open for anyone")
+    if authorized_keys is not None and open_door:
+        raise UsageProblem("--authorized-keys and --open: choose one")
+    try:
+        from cribcli.ui import serve as served
+    except ImportError:
+        raise UsageProblem("serving needs asyncssh: pip install 'cribcli[serve]'") from None
+    options = served.ServeOptions(
+        root=Places.find(data_dir).data / "server",
+        host=host,
+        port=port,
+        authorized_keys=Path(authorized_keys) if authorized_keys else None,
+        open=open_door,
+        limits=served.Limits(
+            connections=max_connections,
+            per_key=per_key,
+            tables=max_tables,
+            idle=idle,
+            line=line_limit,
+            rate=line_rate,
+        ),
+    )
+
+    def told(line: str) -> None:
+        click.echo(f"cribbage serve: {printable(line)}", err=True)
+
+    try:
+        asyncio.run(served.serve(options, told))
+    except OSError as error:
+        raise CribbageError(f"cannot serve on {host} port {port}: {reason(error)}") from None

@@ -1,0 +1,144 @@
+"""The served room without sockets: tables, seats, people away, the computer taking a
+seat over and giving it back, and what a table is asked for (`new ...`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from cribcli.engine import Discard
+from cribcli.errors import CribbageError
+from cribcli.lobby import AWAY, Lobby, ServedTable, TableSetup, parse_setup, player_name
+from cribcli.players import Level
+from cribcli.record import loads, replay
+from cribcli.session import Session
+
+
+def no_save(number: int) -> Callable[[str], None]:
+    """A table's save that keeps nothing."""
+    return lambda text: None
+
+
+def throw_first_two(session: Session, seat: int) -> None:
+    """The seat puts its two lowest cards in the crib."""
+    session.act(Discard(seat, tuple(sorted(session.state.hands[seat])[:2])))
+
+
+@pytest.mark.parametrize(
+    ("words", "setup"),
+    [
+        ("", TableSetup()),
+        ("4 61 computers 2 hard", TableSetup(4, True, False, 2, Level.HARD)),
+        ("3 muggins", TableSetup(3, muggins=True)),
+        ("2 121 computer 1 easy away 5", TableSetup(2, False, False, 1, Level.EASY, 300.0)),
+        ("short away 0.5", TableSetup(short=True, away=30.0)),
+    ],
+)
+def test_a_table_as_asked_for(words: str, setup: TableSetup) -> None:
+    assert parse_setup(words.split()) == setup
+
+
+@pytest.mark.parametrize(
+    ("words", "says"),
+    [
+        ("5", "`5` is not something a table has"),
+        ("2 computers 2", "a table of 2 has 0 to 1 computers"),
+        ("away -1", "`away` is not something a table has"),
+        ("away 100000", "`away` is not something a table has"),  # over a day
+        ("computers", "`computers` is not something a table has"),
+    ],
+)
+def test_what_a_table_cannot_have(words: str, says: str) -> None:
+    with pytest.raises(CribbageError, match=says):
+        parse_setup(words.split())
+
+
+def test_names_are_safe_and_not_the_table_s_own() -> None:
+    assert player_name("ann_2") == "ann_2"
+    for bad in ("../etc", "a b", "", "x" * 21, "-ann", "You", "computer", "ROBOT"):
+        with pytest.raises(CribbageError):
+            player_name(bad)
+
+
+def test_seats_fill_and_the_game_begins_when_every_seat_is_taken() -> None:
+    lobby = Lobby(table_limit=2)
+    table = lobby.open_table("ann", parse_setup(["3", "computers", "1"]), no_save)
+    assert table.number == 1 and table.open_seats() == 1 and not table.ready
+    assert (
+        table.describe(0.0)
+        == "Table 1: ann, -, Computer (3 seats, to 121, 1 normal computer): 1 seat open"
+    )
+    assert table.sit("bob") == 1 and table.ready
+    assert table.sit("bob") == 1  # the same seat again (a second connection)
+    with pytest.raises(CribbageError, match="full"):
+        table.sit("cat")
+    with pytest.raises(CribbageError, match="you sit at table 1"):
+        lobby.open_table("bob", TableSetup(), no_save)
+    table.stand("bob", 0.0)  # before the game: the seat opens again
+    assert table.open_seats() == 1 and not table.empty
+    table.sit("cat")
+    session = table.start(7, "2026-12-02T10:00:00+00:00")
+    assert [spec.name for spec in session.info.seats] == ["ann", "cat", "Computer"]
+    assert table.started and table.open_seats() == 0
+    with pytest.raises(CribbageError, match="no seat is open"):
+        table.sit("dan")
+    assert lobby.table_of("cat") is table and lobby.table_of("dan") is None
+
+
+def test_the_room_holds_as_many_tables_as_it_may_but_deserted_ones_wait() -> None:
+    lobby = Lobby(table_limit=1)
+    first = lobby.open_table("ann", TableSetup(computers=1), no_save)
+    first.start(1, "")
+    with pytest.raises(CribbageError, match="1 tables, as many as it may"):
+        lobby.open_table("bob", TableSetup(), no_save)
+    first.stand("ann", 5.0)  # everyone away: the table waits, saved, and counts for nothing
+    assert first.deserted
+    second = lobby.open_table("bob", TableSetup(), no_save)
+    assert second.number == 2
+
+
+def two_playing(away: float = AWAY) -> ServedTable:
+    table = Lobby(4).open_table("ann", TableSetup(away=away), no_save)
+    table.sit("bob")
+    table.start(7, "")
+    return table
+
+
+def test_someone_away_keeps_the_seat_until_the_wait_is_over() -> None:
+    table = two_playing(away=60.0)
+    table.stand("bob", 100.0)
+    assert table.away == {1: 100.0} and not table.deserted
+    assert "away: bob" in table.describe(120.0)
+    assert not table.can_take_over(1, 159.9)
+    assert table.can_take_over(1, 160.0)
+    assert not table.can_take_over(0, 1000.0)  # ann is here
+    assert table.sit("bob") == 1 and table.away == {}  # back before anyone took the seat
+    assert not table.can_take_over(1, 1000.0)
+
+
+def test_the_computer_takes_a_seat_over_and_gives_it_back() -> None:
+    saved: list[str] = []
+    setup = TableSetup(away=0.0, level=Level.EASY)
+    table = Lobby(4).open_table("ann", setup, lambda number: saved.append)
+    table.sit("bob")
+    session = table.start(7, "")
+    throw_first_two(session, 1)  # bob throws
+    table.stand("bob", 1.0)
+    table.take_over(1)
+    assert table.taken(1) and 1 in session.computers
+    assert session.info.seats[1].taken == 1 and session.info.seats[1].level == "easy"
+    assert not table.can_take_over(1, 99.0)  # once taken, taken
+    assert "taken = 1" in saved[-1]  # the log says from when, at once
+    throw_first_two(session, 0)
+    table.sit("bob")
+    table.give_back(1)
+    assert not table.taken(1) and 1 not in session.computers
+    spec = session.info.seats[1]
+    assert (spec.taken, spec.returned) == (1, 2) and not spec.played_by_computer
+    assert "returned = 2" in saved[-1]
+    assert replay(loads(saved[-1])).log.info.seats[1].returned == 2  # a log replay reads
+    # away again, and taken again: the log keeps the last takeover
+    table.stand("bob", 5.0)
+    table.take_over(1)
+    assert (session.info.seats[1].taken, session.info.seats[1].returned) == (2, None)
