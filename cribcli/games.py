@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from cribcli import daily
 from cribcli.engine import Action, Rules, State, target_of
@@ -223,8 +223,17 @@ def game_info(new: NewGame, places: Places) -> GameInfo:
         else Seat(name, "computer", level)
         for name in NAMES[new.players]
     )
-    started = datetime.now().astimezone().isoformat(timespec="seconds")
-    return GameInfo(rules, seats, seed, started=started)
+    return GameInfo(rules, seats, seed, started=started_now())
+
+
+def started_now() -> str:
+    """When a game begins, as its log says it: the local time to the second, ISO 8601."""
+    return datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def filed_today(what: str) -> str:
+    """The name a game finished today is filed under: ``DATE-WHAT``."""
+    return f"{datetime.now().strftime('%Y-%m-%d')}-{what}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,7 +261,7 @@ class Kind:
         """The name the finished game is filed under: ``DATE-seed-SEED`` or ``daily-DATE``."""
         if self.day:
             return daily.name(self.day)
-        return f"{datetime.now().strftime('%Y-%m-%d')}-seed-{info.seed}"
+        return filed_today(f"seed-{info.seed}")
 
 
 def describe(session: Session) -> str:
@@ -345,6 +354,56 @@ def seated(
     return info, players
 
 
+class Resumed(NamedTuple):
+    """A save read back: its game and its text; or, if there was something else there,
+    why it could not be carried on and where it was set aside (a new game may take its
+    place)."""
+
+    session: Session | None
+    text: str = ""
+    why: str | None = None
+    kept: Path | None = None
+
+
+def resume_or_set_aside(
+    path: Path, save: Callable[[str], None], refuse: Callable[[GameInfo], str | None] | None = None
+) -> Resumed:
+    """The game saved at ``path``, carried on (its computers not yet seated), saving with
+    ``save``; nothing if there is no save. Anything there that is not a readable game log
+    (or that ``refuse`` gives a reason not to carry on) is set aside, and why said.
+    Raises StoreError if it cannot be moved aside."""
+    try:
+        text = read_text(path, LOG_LIMIT, follow_links=False)
+        if text is None:
+            return Resumed(None)
+        log = loads(text)
+        refused = refuse(log.info) if refuse is not None else None
+        if refused is not None:
+            raise CribbageError(refused)
+        return Resumed(Session.resume(log, {}, save), text)
+    except (CribbageError, ValueError, RecursionError) as error:  # whatever the save holds
+        why = str(error).removeprefix(f"{path}: ")
+        try:
+            kept = set_aside(path)
+        except OSError as problem:
+            raise StoreError(
+                f"the saved game {path} could not be read ({why}) nor moved aside "
+                f"({reason(problem)})"
+            ) from None
+        return Resumed(None, why=why, kept=kept)
+
+
+def file_finished(
+    places: Places, name: str, text: str, session: Session, player: str | None = None
+) -> Path:
+    """File a finished game's log (``text``) with ``places``' games as ``NAME``, and
+    remember it for ``stats``, from ``player``'s seat (the first person's if None).
+    Raises OSError if it cannot be filed."""
+    path = file_log(places.games, name, text)
+    remember(places.index, path, session.info, session.events, text, player)
+    return path
+
+
 class Saver:
     """Saves the log after every move, and knows whether the save holds the latest."""
 
@@ -431,17 +490,18 @@ class Filed:
     ok: bool
 
 
-def _file(saver: Saver, games: Path, name: str) -> Filed:
+def _file(saver: Saver, places: Places, name: str, session: Session) -> Filed:
     """File a finished game's log, written from memory (never the save, which may be
-    stale), in ``games``; then remove the save. A log that cannot be filed is kept in the
-    temporary folder instead."""
+    stale), with ``places``' games (:func:`file_finished`); then remove the save. A log
+    that cannot be filed is kept in the temporary folder instead."""
+    games = places.games
     if saver.failing.get(saver.path):
         saver.warn(
             f"saving to {saver.path} was failing until the end "
             f"({saver.failing[saver.path]}); the finished game is filed from memory"
         )
     try:
-        filed = file_log(games, name, saver.text)
+        filed = file_finished(places, name, saver.text, session)
         ok = True
     except OSError as error:
         saver.warn(f"cannot file the finished game in {games} ({reason(error)})")
@@ -535,27 +595,14 @@ class HeldGame:
         seated: see :meth:`carry_on`); None if there is none.
         Anything at the save's path that is not a readable game log is set aside (and
         told): a new game can start. Raises StoreError if it cannot be moved aside."""
-        try:
-            text = read_text(self.path, LOG_LIMIT, follow_links=False)
-            if text is None:
-                return None
-            log = loads(text)
-            session = Session.resume(log, {}, self.saver)
-        except (CribbageError, ValueError, RecursionError) as error:  # whatever the save holds
-            try:
-                kept = set_aside(self.path)
-            except OSError as problem:
-                raise StoreError(
-                    f"the saved game {self.path} could not be read ({error}) nor moved aside "
-                    f"({reason(problem)})"
-                ) from None
-            why = str(error).removeprefix(f"{self.path}: ")
+        resumed = resume_or_set_aside(self.path, self.saver)
+        if resumed.kept is not None:
             self.warn(
-                f"the saved game could not be read ({why}); it is kept as {kept}: a new game starts"
+                f"the saved game could not be read ({resumed.why}); it is kept as "
+                f"{resumed.kept}: a new game starts"
             )
-            return None
-        self.saver.text = text
-        return session
+        self.saver.text = resumed.text
+        return resumed.session
 
     def carry_on(
         self, *, abandon: bool, new_options: Sequence[str], ask: Ask | None
@@ -622,16 +669,7 @@ class HeldGame:
         """File the finished game as ``NAME`` with the games (from memory), remember it
         for ``stats`` (with what its review found, if the coach reviewed it), and put the
         save away."""
-        filed = _file(self.saver, self.places.games, name)
-        if filed.path is not None and filed.path.parent == self.places.games:
-            text = self.saver.text
-            remember(self.places.index, filed.path, session.info, session.events, text)
-            if lost is not None:
-                try:
-                    Reviews(self.places.reviews).keep(filed.path.name, digest_of(text), lost)
-                except OSError as error:
-                    self.saver.warn(
-                        f"cannot keep the coach's review for 'cribbage stats' in "
-                        f"{self.places.reviews} ({reason(error)})"
-                    )
+        filed = _file(self.saver, self.places, name, session)
+        if filed.path is not None and lost is not None:
+            keep_review(filed.path, self.places, self.saver.text, lost, self.saver.warn)
         return filed

@@ -191,3 +191,27 @@ def test_the_engine_limits_the_documents_give_are_the_code_s() -> None:
     assert f"within {start}" in manual and f"({engines.MOVE_TIME:g} by default" in manual
     assert f"at most {engines.LINE_LIMIT // 1024} KiB" in protocol
     assert f"at most {REASON_LIMIT} characters" in (ROOT / "docs" / "game-log.md").read_text()
+
+
+def test_every_prompt_word_is_named_where_people_look() -> None:
+    """The prompt's words come from one table (help, dispatch, completion, between
+    deals); `play --help`, the manual, the README and the JSON protocol name them all, and
+    the served lobby's help is made from its own table."""
+    from click.testing import CliRunner
+
+    from cribcli.ui.play import COMMANDS
+    from cribcli.ui.serve.visitor import LOBBY, lobby_help
+
+    play_help = CliRunner().invoke(cli, ["play", "--help"]).output
+    named = play_help.split("or a\n  command:")[1]  # the epilog's list
+    manual = (ROOT / "man" / "cribbage.1").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    protocol = (ROOT / "docs" / "json-protocol.md").read_text(encoding="utf-8")
+    for word in COMMANDS:
+        assert re.search(rf"\b{word}\b", named), word
+        assert f".B {word}\n" in manual, word
+        assert f"`{word}`" in readme, word
+        assert f"`{word}`" in protocol or word == "quit", word
+    helped = "\n".join(lobby_help())
+    for command in LOBBY:
+        assert f"  {command.name}" in helped

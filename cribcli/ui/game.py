@@ -33,15 +33,13 @@ from cribcli.players import Level
 from cribcli.stats import daily_result
 from cribcli.store import Places
 from cribcli.tally import game_points
+from cribcli.ui import PACE
 from cribcli.ui.console import warn
 from cribcli.ui.lines import ScriptError, run_lines
 from cribcli.ui.narrate import Table, summary_lines
 from cribcli.ui.play import GameUI, Quit
 from cribcli.ui.render import daily_lines, daily_opening, decide_style
 from cribcli.ui.signals import Stopped, stopped_by_signals
-
-PACE = 0.6
-"""Seconds between the computer's moves on a terminal, so a person can follow them."""
 
 
 @dataclass

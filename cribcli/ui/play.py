@@ -60,6 +60,9 @@ class Command:
     name: str
     help: str
     run: Callable[[GameUI], None]
+    between_deals: bool = False
+    """Whether it can be typed while a show is on screen, before the next deal is told
+    (nothing that would show the next deal, or act in it)."""
 
 
 class GameUI:
@@ -516,13 +519,20 @@ COMMANDS = {
     for command in (
         Command("hint", "the best throw or card to lay, and why", GameUI.hint),
         Command("hand", "your cards", GameUI.show_hand),
-        Command("score", "the scores", GameUI.show_score),
-        Command("log", "this round so far", GameUI.show_log),
-        Command("tips", "advice on playing well", lambda ui: ui.say_long(TIPS)),
-        Command("rules", "the rules in brief", lambda ui: ui.say_long(rules(ui.view.rules.target))),
+        Command("score", "the scores", GameUI.show_score, between_deals=True),
+        Command("log", "this round so far", GameUI.show_log, between_deals=True),
+        Command("tips", "advice on playing well", lambda ui: ui.say_long(TIPS), True),
+        Command(
+            "rules",
+            "the rules in brief",
+            lambda ui: ui.say_long(rules(ui.view.rules.target)),
+            between_deals=True,
+        ),
         Command("undo", "take back your last move (practice games)", GameUI.undo),
         Command("review", "what your decisions in the last round cost", GameUI.show_review),
-        Command("help", "this list", GameUI.show_help),
-        Command("quit", "save the game and leave; it carries on next time", GameUI.quit),
+        Command("help", "this list", GameUI.show_help, between_deals=True),
+        Command("quit", "save the game and leave; it carries on next time", GameUI.quit, True),
     )
 }
+"""The words ``play``'s prompt understands besides cards: its help, its dispatch, its
+completion, and what may be typed between deals."""

@@ -506,6 +506,7 @@ def _column(cards: Sequence[Card], width: int, style: Style) -> str:
 def match_lines(report: Report) -> list[str]:
     """A match's report for people."""
     from cribcli.tally import ROLES
+
     first, second = (printable(report.label(player)) for player in (0, 1))
     rate, low, high = report.win_rate(0)
     if report.duplicate:

@@ -148,10 +148,6 @@ def run_repl(
         return asyncio.run(_Repl(ui, prompt, pace).run())
 
 
-_BETWEEN_DEALS = ("score", "log", "rules", "tips", "help", "quit")
-"""What can be done while the show is on screen (the next deal is not told yet: nothing
-that would show it, or act in it)."""
-
 _STYLE = Style.from_dict({"bottom-toolbar": "noreverse"})
 """The board below the prompt in the terminal's own colours, not reversed."""
 
@@ -221,12 +217,13 @@ class _Repl:
         ui = self.ui
         if ui.between_deals:  # the next deal is dealt, not told: nothing may act in it
             word = text.split()[0].lower() if text.strip() else ""
+            between = [c.name for c in ui.commands.values() if c.between_deals]
             if not word and not ui.more:
                 ui.next_deal()
-            elif not word or word in _BETWEEN_DEALS:
+            elif not word or word in between:
                 ui.handle(text)
             else:
-                ui.say("  press Enter for the next deal (or score, log, rules, tips, help, quit)")
+                ui.say(f"  press Enter for the next deal (or {', '.join(between)})")
             return
         error = ui.handle(text)
         if error:

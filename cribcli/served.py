@@ -1,0 +1,181 @@
+"""The games of ``cribbage serve`` on disk, beside the room (:mod:`cribcli.lobby`): each
+table's game saved after every move, carried on when the server starts again, and filed
+at its end for each person who played it, in their own folder (their ``stats`` count it,
+``replay`` and ``review`` find it). A game's life on disk is :mod:`cribcli.games`'s, for
+served tables as for ``play``; this module keeps the server's folders and tables.
+
+No sockets or terminals here: the server's connections are :mod:`cribcli.ui.serve`'s.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import secrets
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from cribcli.engine import target_of
+from cribcli.errors import CribbageError
+from cribcli.games import (
+    Saver,
+    computers,
+    file_finished,
+    filed_today,
+    resume_or_set_aside,
+    started_now,
+)
+from cribcli.lobby import AWAY_LIMIT, Lobby, ServedTable, TableSetup, player_name
+from cribcli.players import Level
+from cribcli.record import GameInfo
+from cribcli.session import Session
+from cribcli.store import Places, Warn, read_text, reason, save_settings, write_atomic
+
+META_LIMIT = 4096
+"""The most bytes a table's settings file may hold."""
+
+
+class ServedGames:
+    """The server's folder: each table's save (``tables/``), and each person's own folder
+    (``players/NAME/``: their finished games, their stats, their key under ``--open``)."""
+
+    def __init__(self, root: Path, lobby: Lobby, warn_table: Callable[[int], Warn]) -> None:
+        self.root = root
+        self.lobby = lobby
+        self.warn_table = warn_table
+        """What tells a table's people that its save failed (or works again)."""
+        self.savers: dict[int, Saver] = {}
+
+    @property
+    def tables_folder(self) -> Path:
+        return self.root / "tables"
+
+    def places(self, name: str) -> Places:
+        """A person's own folder (their finished games, their stats), made on first use
+        with their name in its settings (``review`` then knows their seat)."""
+        base = self.root / "players" / player_name(name)
+        places = Places(base, base, base)
+        if not places.settings.exists():
+            base.mkdir(parents=True, exist_ok=True)
+            save_settings(places.settings, {"name": name})
+        return places
+
+    def key_file(self, name: str) -> Path:
+        """Where, with --open, the key a name belongs to is kept."""
+        return self.root / "players" / player_name(name) / "key"
+
+    def saver(self, number: int) -> Saver:
+        """What saves table ``number``'s game after every move: a write that fails is told
+        to the table at once, and the game goes on in memory."""
+        saver = Saver(self.tables_folder / f"table-{number}.toml", self.warn_table(number))
+        self.savers[number] = saver
+        return saver
+
+    # --- a table's life -------------------------------------------------------------
+
+    def start(self, table: ServedTable) -> Session:
+        """Every seat is taken: the game begins, saved at once, with its setup kept."""
+        self.tables_folder.mkdir(parents=True, exist_ok=True)
+        self._keep_setup(table)
+        return table.start(secrets.randbits(32), started_now())
+
+    def carry_on(self) -> tuple[list[ServedTable], list[str]]:
+        """Every table saved when the server stopped, back in the room, everyone away;
+        and what could not be carried on, to be told (set aside, its number never given
+        to a new table)."""
+        carried: list[ServedTable] = []
+        problems: list[str] = []
+        folder = self.tables_folder
+        if not folder.is_dir():
+            return carried, problems
+        for path in sorted(folder.glob("table-*.toml")):
+            stem = path.stem.removeprefix("table-")
+            if not re.fullmatch(r"[0-9]{1,6}", stem) or int(stem) in self.lobby.tables:
+                continue
+            number = int(stem)
+            save = self.saver(number)
+            try:
+                resumed = resume_or_set_aside(path, save, _nobody_sits)
+            except CribbageError as error:  # nor could it be set aside
+                self.lobby.reserved.add(number)
+                problems.append(f"table {number} could not be carried on: {error}")
+                continue
+            if resumed.session is None:
+                self.lobby.reserved.add(number)  # never written over by a new table
+                if resumed.kept is not None:
+                    problems.append(
+                        f"table {number} could not be carried on ({resumed.why}): "
+                        f"kept as {resumed.kept}"
+                    )
+                continue
+            session = resumed.session
+            session.computers = computers(session.info)
+            save.text = resumed.text
+            table = ServedTable.carried_on(number, session, self._setup_of(number, session), save)
+            self.lobby.add(table)
+            carried.append(table)
+        return carried, problems
+
+    def finish(self, table: ServedTable) -> dict[str, str]:
+        """A game is over: its log filed for each person who played it, and the table
+        closed. Returns why, for each person it could not be filed for (the save stays:
+        the next start files it again)."""
+        session = table.session
+        assert session is not None
+        text = self.savers[table.number].text
+        name = filed_today(f"table-{table.number}")
+        failed: dict[str, str] = {}
+        for spec in session.info.seats:
+            if spec.player != "human":
+                continue
+            try:
+                file_finished(self.places(spec.name), name, text, session, spec.name)
+            except (OSError, CribbageError) as error:
+                failed[spec.name] = reason(error) if isinstance(error, OSError) else str(error)
+        if not failed:
+            with contextlib.suppress(OSError):
+                (self.tables_folder / f"table-{table.number}.toml").unlink()
+                self._meta(table.number).unlink()
+        self.lobby.close(table.number)
+        self.savers.pop(table.number, None)
+        return failed
+
+    # --- a table's setup ------------------------------------------------------------
+
+    def _meta(self, number: int) -> Path:
+        return self.tables_folder / f"table-{number}.json"
+
+    def _keep_setup(self, table: ServedTable) -> None:
+        """What a carried-on game cannot tell from its log: the computers' level when no
+        computer sits yet, and how long the table waits for someone away."""
+        with contextlib.suppress(OSError):
+            meta = {"away": table.setup.away, "level": str(table.setup.level)}
+            write_atomic(self._meta(table.number), json.dumps(meta))
+
+    def _setup_of(self, number: int, session: Session) -> TableSetup:
+        """A carried-on table's setup: its rules and seats from the log; the level and the
+        time the creator set to wait for people away from the table's settings file."""
+        info = session.info
+        robots = [spec for spec in info.seats if spec.player == "computer"]
+        setup = TableSetup(
+            players=info.rules.players,
+            short=info.rules.target == target_of(True),
+            muggins=info.rules.muggins,
+            computers=len(robots),
+            level=robots[0].level if robots and robots[0].level else Level.NORMAL,
+        )
+        with contextlib.suppress(CribbageError, ValueError, TypeError):
+            meta = json.loads(read_text(self._meta(number), META_LIMIT) or "{}")
+            away, level = meta.get("away"), meta.get("level")
+            if type(away) in (int, float) and 0 <= away <= AWAY_LIMIT:
+                setup = replace(setup, away=float(away))
+            if isinstance(level, str) and level in set(Level):
+                setup = replace(setup, level=Level(level))
+        return setup
+
+
+def _nobody_sits(info: GameInfo) -> str | None:
+    """A served table's save is carried on only if a person sits at it."""
+    return None if any(spec.player == "human" for spec in info.seats) else "no person sits at it"

@@ -1,0 +1,225 @@
+"""The room of ``cribbage serve``: the people connected, what happens at each table told
+to the people at it, and the computers playing their seats, each decision in a worker
+process so that no table waits for another's search. Its games on disk are
+:class:`cribcli.served.ServedGames`'; its people's terminals, :mod:`cribcli.ui.serve.ssh`'s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cribcli import workers
+from cribcli.errors import printable
+from cribcli.events import GameOver
+from cribcli.games import computer_action
+from cribcli.lobby import Lobby, ServedTable
+from cribcli.served import ServedGames
+from cribcli.store import Places
+from cribcli.ui import PACE
+
+if TYPE_CHECKING:
+    from cribcli.ui.serve.visitor import Visitor
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one connection, and the room, may do."""
+
+    connections: int = 100
+    """Connections at once, in all."""
+    per_key: int = 3
+    """Connections at once under one name (one key)."""
+    tables: int = 50
+    idle: float = 1800.0
+    """Seconds without a key pressed before a connection is closed."""
+    line: int = 200
+    """The longest line a person may type."""
+    rate: int = 20
+    """The most lines (and window resizes) a second, over a few seconds."""
+    login: float = 30.0
+    """Seconds a new connection has to log in."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServeOptions:
+    """What ``cribbage serve`` was asked for."""
+
+    root: Path
+    """The server's data folder: host key, tables in play, and each player's folder."""
+    host: str = "127.0.0.1"
+    port: int = 2222
+    authorized_keys: Path | None = None
+    open: bool = False
+    limits: Limits = Limits()
+    pace: float = PACE
+    """Seconds between the computers' moves, so that people can follow them."""
+
+
+class Room:
+    """The server's state: the lobby, the people connected, and each table's computer."""
+
+    def __init__(self, options: ServeOptions) -> None:
+        self.options = options
+        self.limits = options.limits
+        self.lobby = Lobby(self.limits.tables)
+        self.games = ServedGames(options.root, self.lobby, self._warn_table)
+        self.visitors: list[Visitor] = []
+        self.drivers: dict[int, asyncio.Task[None]] = {}
+        self.pool = workers.pool(os.cpu_count() or 1)
+        """Where the computers decide (each table's, a decision at a time)."""
+        self.started = time.monotonic()
+        self.told: Callable[[str], None] = lambda line: None
+        """The operator's log: a line for each thing that happens in the room."""
+
+    def log(self, line: str) -> None:
+        """Tell the operator, with the time: who came and went, what the tables did."""
+        self.told(f"{datetime.now().strftime('%Y-%m-%d %H:%M:%S')} {line}")
+
+    def places(self, name: str) -> Places:
+        """A person's own folder (see :meth:`ServedGames.places`)."""
+        return self.games.places(name)
+
+    def _warn_table(self, number: int) -> Callable[[str], None]:
+        def warn(line: str) -> None:
+            table = self.lobby.tables.get(number)
+            for visitor in self.at(table) if table else []:
+                visitor.tell([f"  the server {line}"])
+
+        return warn
+
+    def now(self) -> float:
+        return time.monotonic() - self.started
+
+    def carry_on(self) -> list[str]:
+        """Every table saved when the server stopped, back in the room, everyone away, its
+        computers playing (one that ended as the server stopped is filed now). Returns
+        what could not be carried on, to be told."""
+        tables, problems = self.games.carry_on()
+        for table in tables:
+            assert table.session is not None
+            if table.session.over:
+                self.finish(table)
+            else:
+                self.drive(table.number)
+        return problems
+
+    # --- tables ------------------------------------------------------------------------
+
+    def at(self, table: ServedTable) -> list[Visitor]:
+        """The visitors seated at ``table`` (that very table: numbers are used again)."""
+        return [v for v in self.visitors if v.table is table]
+
+    def changed(self, table: ServedTable | None = None) -> None:
+        """Something happened at ``table``: wake the people at it, and its computer; or
+        (None) in the room: wake everyone. A move wakes only its own table: a room of
+        many tables must not redraw every prompt for each."""
+        for visitor in self.visitors:
+            if table is None or visitor.table is table:
+                visitor.wake()
+        if table is not None:
+            self.drive(table.number)
+
+    def start(self, table: ServedTable) -> None:
+        """Every seat is taken: the game begins."""
+        session = self.games.start(table)
+        names = " v ".join(printable(spec.name) for spec in session.info.seats)
+        self.log(f"table {table.number} begins: {names} ({table.setup.describe()})")
+        self.changed(table)
+
+    def drive(self, number: int) -> None:
+        """Make sure table ``number``'s computers play when the game waits for them."""
+        task = self.drivers.get(number)
+        if task is None or task.done():
+            self.drivers[number] = asyncio.get_running_loop().create_task(self._drive(number))
+
+    async def _drive(self, number: int) -> None:
+        while True:
+            table = self.lobby.tables.get(number)
+            if table is None or table.session is None:
+                return
+            session = table.session
+            if session.over:
+                self.finish(table)
+                return
+            seat = session.computer_to_act()
+            if seat is None:
+                return
+            await asyncio.sleep(self.options.pace)
+            state = session.state
+            try:  # decided in a worker process: the loop, and the other tables, go on
+                loop = asyncio.get_running_loop()
+                decided = loop.run_in_executor(
+                    self.pool, computer_action, session.info, state, seat
+                )
+                action = await decided
+                if session.state is not state or seat not in session.computers:
+                    continue  # a person acted meanwhile, or took the seat back
+                session.act(action)
+            except Exception as error:  # a bug: say so, and leave the game as it stands
+                for visitor in self.at(table):
+                    visitor.tell([f"  the computer could not play ({error}): the game is saved"])
+                return
+            self.changed(table)
+
+    def finish(self, table: ServedTable) -> None:
+        """A game is over: its log filed for each person who played it (their ``stats``
+        and ``replay`` see it), and the table closed."""
+        session = table.session
+        assert session is not None
+        failed = self.games.finish(table)
+        for name, why in failed.items():
+            for visitor in self.named(name):
+                visitor.tell(
+                    [
+                        f"  your copy of the game could not be filed ({why}): "
+                        "the server keeps it and tries again when it starts"
+                    ]
+                )
+        people = ", ".join(spec.name for spec in session.info.seats if spec.player == "human")
+        over = session.events[-1]
+        result = ""
+        if isinstance(over, GameOver):
+            seats, rules = enumerate(session.info.seats), session.info.rules
+            winner = " & ".join(spec.name for n, spec in seats if rules.side_of(n) == over.winner)
+            result = f" ({winner} won, {' to '.join(map(str, over.scores))})"
+        self.log(f"table {table.number}'s game is over{result}: filed for {people}")
+
+    def stand(self, visitor: Visitor, table: ServedTable, *, leaving: bool) -> None:
+        """``visitor`` goes from ``table``: asked to (``leaving``), or its connection ended.
+        A person still there on another connection stays, unless they asked to leave a
+        table not started (then the seat opens for all their connections)."""
+        name = visitor.name
+        others = [v for v in self.named(name) if v is not visitor and v.table is table]
+        if others and not (leaving and not table.started):
+            return
+        for other in others:
+            other.seated = None
+            other.tell([f"  You left table {table.number}."])
+        table.stand(name, self.now())
+        if table.empty:
+            self.lobby.close(table.number)
+            self.log(f"table {table.number} closes: nobody sits at it")
+        elif table.started:
+            why = "left the table" if leaving else "the connection ended"
+            self.tell_table(table, f"{name} is away ({why}).", but=visitor)
+            self.log(f"{name} is away from table {table.number} ({why})")
+        self.changed(table)
+
+    def tell_table(self, table: ServedTable, line: str, but: Visitor | None = None) -> None:
+        """Tell the people at the table (all but one)."""
+        for visitor in self.at(table):
+            if visitor is not but:
+                visitor.tell([f"  {line}"])
+
+    def named(self, name: str) -> list[Visitor]:
+        return [v for v in self.visitors if v.name == name]
+
+    def people_here(self) -> list[str]:
+        return sorted({v.name for v in self.visitors})

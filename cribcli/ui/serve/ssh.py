@@ -1,0 +1,362 @@
+"""The server's SSH side: who may come in (by key), the room's limits on connections,
+and each person's terminal, on which the room's :class:`~cribcli.ui.serve.visitor.Visitor`
+runs. The only module that imports asyncssh (an optional extra: ``cribcli[serve]``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import asyncssh
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.contrib.ssh import PromptToolkitSSHSession
+from prompt_toolkit.input import create_pipe_input
+
+from cribcli.errors import CribbageError, UsageProblem, printable
+from cribcli.lobby import player_name
+from cribcli.store import read_text, write_atomic
+from cribcli.ui.repl import TableOutput
+from cribcli.ui.serve.room import Room, ServeOptions
+from cribcli.ui.serve.visitor import Visitor
+
+_ENDS = re.compile(r"\r\n|\r|\n")
+KEYS_LIMIT = 1 << 20
+"""The most bytes an authorized-keys file may hold."""
+CUT_AFTER = 5.0
+"""Seconds a closed connection's client has to take its last lines before it is cut."""
+
+
+def load_keys(path: Path) -> dict[str, str]:
+    """The authorized-keys file: one ``NAME KEY`` a line (``KEY`` as in OpenSSH's
+    authorized_keys: type, base64, comment). Returns the names by key fingerprint.
+    Raises UsageProblem for a file that cannot be read or a line that is not a key."""
+    try:
+        text = read_text(path, KEYS_LIMIT)
+    except CribbageError as error:
+        raise UsageProblem(f"--authorized-keys: {error}") from None
+    if text is None:
+        raise UsageProblem(f"--authorized-keys: there is no file {printable(str(path))}")
+    names: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        where = f"--authorized-keys line {number}"
+        parts = line.split(None, 1)
+        if len(parts) != 2:
+            raise UsageProblem(f"{where}: write a name, then the key (`ann ssh-ed25519 AAAA...`)")
+        try:
+            name = player_name(parts[0])
+            key = asyncssh.import_public_key(parts[1].strip())
+        except CribbageError as error:
+            raise UsageProblem(f"{where}: {error}") from None
+        except (asyncssh.KeyImportError, ValueError):
+            raise UsageProblem(f"{where}: not a public key") from None
+        names[key.get_fingerprint()] = name
+    return names
+
+
+def host_key(root: Path) -> asyncssh.SSHKey:
+    """The server's host key: made once, kept in the data folder readable by its owner
+    only (mode 0600)."""
+    path = root / "host_key"
+    try:
+        text = read_text(path, 64 << 10, follow_links=False)
+    except CribbageError as error:
+        raise CribbageError(f"the host key: {error}") from None
+    if text is not None:
+        if os.stat(path).st_mode & 0o077:
+            raise CribbageError(f"the host key {path} can be read by others: chmod 600 it")
+        try:
+            return asyncssh.import_private_key(text)
+        except (asyncssh.KeyImportError, ValueError):
+            raise CribbageError(f"{path} is not a private key: move it away") from None
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    root.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(key.export_private_key())
+    return key
+
+
+@dataclass
+class Door:
+    """Who may come in, and who is coming and going: the authorized keys (none: anyone,
+    with --open), and every connection, logged in or not."""
+
+    keys: dict[str, str]
+    """The names by key fingerprint."""
+    gates: set[Gate] = field(default_factory=set)
+    connections: int = 0
+    """The connections counted against the room's limit."""
+
+
+class Gate(asyncssh.SSHServer):
+    """One connection's door: who it is (by key), and the room's limits on connections."""
+
+    def __init__(self, room: Room, door: Door) -> None:
+        self.room = room
+        self.door = door
+        self.name: str | None = None
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.counted = False
+        self.fingerprint = ""
+        self.authed = False
+        self.session_opened = False
+        self.peer = "?"
+        self.username: str | None = None
+        """The name a client asked to come in under (escaped, for the operator's log)."""
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        peer = conn.get_extra_info("peername")
+        self.peer = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        self.door.gates.add(self)
+        if self.door.connections >= self.room.limits.connections:
+            self.room.log(f"a connection from {self.peer} refused: the room is full")
+            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "the room is full")
+            return
+        self.door.connections += 1
+        self.counted = True
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.door.gates.discard(self)
+        if self.counted:
+            self.door.connections -= 1
+            self.counted = False
+        if self.authed:
+            self.room.log(f"{self.name} went (from {self.peer})")
+        elif self.username is not None:
+            self.room.log(f"`{self.username}` from {self.peer} refused: no key let in")
+
+    def begin_auth(self, username: str) -> bool:
+        self.username = printable(username[:40])
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        fingerprint = key.get_fingerprint()
+        room = self.room
+        keys = self.door.keys
+        name = keys.get(fingerprint) if keys else self._open_door(username, fingerprint)
+        if name is None:
+            return False
+        here = [g for g in self.door.gates if g.authed and g.name == name]
+        if len(here) >= room.limits.per_key:
+            return False
+        self.name, self.fingerprint = name, fingerprint
+        return True
+
+    def _open_door(self, username: str, fingerprint: str) -> str | None:
+        """With --open: anyone, under the name they give; the first key a name comes with
+        is that name's from then on (only read here: nothing is written before the key is
+        proved, at :meth:`auth_completed`)."""
+        if not self.room.options.open:
+            return None
+        try:
+            name = player_name(username)
+            known = read_text(self.room.games.key_file(name), 4096, follow_links=False)
+        except CribbageError:
+            return None
+        return name if known is None or known.strip() == fingerprint else None
+
+    def auth_completed(self) -> None:
+        self.authed = True
+        room = self.room
+        room.log(f"{self.name} came in from {self.peer}")
+        if room.options.open and self.name is not None:
+            try:
+                kept = room.games.key_file(self.name)
+                if read_text(kept, 4096, follow_links=False) is None:
+                    room.places(self.name)
+                    write_atomic(kept, self.fingerprint + "\n")
+            except (CribbageError, OSError):
+                pass  # the name is not held to this key yet: the next login tries again
+        asyncio.get_running_loop().call_later(room.limits.login, self._no_session)
+
+    def _no_session(self) -> None:
+        """Logged in, but no terminal asked for in time: closed."""
+        if not self.session_opened and self.conn is not None:
+            self.conn.close()
+
+    def connection_requested(self, *args: object) -> bool:
+        return False  # no port forwarding
+
+    def server_requested(self, *args: object) -> bool:
+        return False  # no remote forwarding
+
+    def unix_connection_requested(self, *args: object) -> bool:
+        return False
+
+    def unix_server_requested(self, *args: object) -> bool:
+        return False
+
+    def session_requested(self) -> asyncssh.SSHServerSession[str] | bool:
+        if self.name is None or self.session_opened:
+            return False  # one terminal a connection: the limits count connections
+        self.session_opened = True
+        return Connection(self.room, self.name)
+
+
+class Connection(PromptToolkitSSHSession):
+    """One person's terminal: limits on what it sends, then the lobby and the tables."""
+
+    def __init__(self, room: Room, name: str) -> None:
+        self.room = room
+        self.name = name
+        self.visitor: Visitor | None = None
+        self.last_input = time.monotonic()
+        self.burst: list[float] = []
+        self.partial = 0
+        super().__init__(self._visit, enable_cpr=False)
+
+    async def _visit(self, session: PromptToolkitSSHSession) -> None:
+        visitor = self.visitor = Visitor(self.room, self)
+        with contextlib.suppress(asyncio.CancelledError):  # the connection went away
+            await visitor.run()
+
+    async def _interact(self) -> None:
+        """The person's terminal, as prompt_toolkit's SSH session makes it, but for an
+        output that draws the board below the prompt at once (never after asking the
+        client where its cursor is, which would leave the board out until it answered)."""
+        chan = self._chan
+        if chan is None:
+            return
+        if hasattr(chan, "set_line_mode"):
+            chan.set_line_mode(False)  # prompt_toolkit edits the line, not asyncssh
+        term = chan.get_terminal_type()
+        self._output = TableOutput(self.stdout, self._get_size, term=term, enable_cpr=False)
+        with (
+            create_pipe_input() as self._input,
+            create_app_session(input=self._input, output=self._output) as session,
+        ):
+            self.app_session = session
+            try:
+                await self.interact(self)
+            finally:
+                chan.close()
+                self._input.close()
+
+    def exec_requested(self, command: str) -> bool:
+        return False
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False
+
+    def data_received(self, data: str, datatype: object) -> None:
+        now = time.monotonic()
+        self.last_input = now
+        lines = _ENDS.split(data)
+        for _ in lines[1:]:
+            if not self._within_rate(now):
+                self.close("too many lines at once")
+                return
+        self.partial = len(lines[-1]) + (self.partial if len(lines) == 1 else 0)
+        if self.partial > 4 * self.room.limits.line:  # a flood, not typing
+            self.close(f"a line longer than {self.room.limits.line} characters")
+            return
+        super().data_received(data, datatype)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.interact_task is not None:
+            self.interact_task.cancel()
+
+    def terminal_size_changed(
+        self, width: int, height: int, pixwidth: object, pixheight: object
+    ) -> None:
+        if not self._within_rate(time.monotonic()):
+            self.close("too many window changes")
+            return
+        super().terminal_size_changed(width, height, pixwidth, pixheight)
+
+    def _within_rate(self, now: float) -> bool:
+        window = 3.0
+        self.burst = [t for t in self.burst if now - t < window]
+        self.burst.append(now)
+        return len(self.burst) <= self.room.limits.rate * window
+
+    def close(self, why: str) -> None:
+        """Close this connection (only), telling the person why. The person leaves the
+        room at once; the connection is cut after a moment even if the client does not
+        answer."""
+        chan = self._chan
+        if self.interact_task is not None:
+            self.interact_task.cancel()
+        if chan is None:
+            return
+        with contextlib.suppress(Exception):
+            chan.write(f"\r\nClosed: {why}.\r\n")
+            chan.exit(1)
+        conn = chan.get_extra_info("connection")
+        if conn is not None:
+            asyncio.get_running_loop().call_later(CUT_AFTER, conn.abort)
+
+
+async def serve(
+    options: ServeOptions,
+    ready: Callable[[str], None] | None = None,
+    stop: asyncio.Event | None = None,
+    room: Room | None = None,
+) -> None:
+    """Serve until Ctrl-C or SIGTERM (or ``stop`` is set); every table's game is saved as
+    it goes and carried on when the server starts again. ``ready`` hears what there is to
+    tell the operator: the host key's fingerprint, tables that could not be carried on,
+    the address once it listens, then a line with the time for each thing that happens
+    in the room. ``room``: the room to serve (made from ``options`` if not given)."""
+    room = room or Room(options)
+    if ready is not None:
+        room.told = ready
+    door = Door(load_keys(options.authorized_keys) if options.authorized_keys else {})
+    key = host_key(options.root)
+    room.told(
+        f"host key {key.get_fingerprint()} ({key.get_algorithm()}): what a friend's ssh "
+        "shows the first time it connects, to check it is this server"
+    )
+    for problem in room.carry_on():
+        room.told(problem)
+    limits = options.limits
+    server = await asyncssh.create_server(
+        lambda: Gate(room, door),
+        options.host,
+        options.port,
+        server_host_keys=[key],
+        allow_scp=False,
+        agent_forwarding=False,
+        x11_forwarding=False,
+        login_timeout=limits.login,
+        keepalive_interval=60,
+        encoding="utf-8",
+    )
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop.set)
+    port = server.sockets[0].getsockname()[1]
+    room.told(f"listening on {options.host} port {port}")
+    try:
+        await stop.wait()
+    finally:
+        room.log("stopping: every game is saved")
+        for visitor in list(room.visitors):
+            visitor.connection.close("the server is stopping; your game is saved")
+        server.close()
+        await server.wait_closed()
+        connections = [gate.conn for gate in door.gates if gate.conn is not None]
+        for conn in connections:
+            conn.close()
+        for conn in connections:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(conn.wait_closed(), 5)
+        for task in room.drivers.values():
+            task.cancel()
+        room.pool.shutdown(wait=True, cancel_futures=True)

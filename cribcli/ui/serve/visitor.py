@@ -1,0 +1,533 @@
+"""A person in the served room: the lobby's words, a seat at a table and its words, each
+from one command table (its help and its dispatch), and what happens elsewhere told above
+the prompt. The terminal it runs on is :class:`cribcli.ui.serve.ssh.Connection`."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.application import get_app_or_none, run_in_terminal
+from prompt_toolkit.formatted_text import ANSI
+from prompt_toolkit.styles import Style as PromptStyle
+
+from cribcli.engine import seats_to_act
+from cribcli.errors import CribbageError, printable
+from cribcli.lobby import NEW_USAGE, ServedTable, TableSetup, parse_setup
+from cribcli.players import Level
+from cribcli.stats import history_of
+from cribcli.store import reason
+from cribcli.ui.narrate import Table
+from cribcli.ui.play import COMMANDS, Command, GameUI
+from cribcli.ui.render import Style, stats_lines
+from cribcli.ui.repl import CardCompleter, say
+
+if TYPE_CHECKING:
+    from cribcli.ui.serve.room import Room
+    from cribcli.ui.serve.ssh import Connection
+
+
+@dataclass
+class _Seated:
+    table: ServedTable
+    seat: int
+    ui: GameUI | None = None
+    shown_at: int = -1
+    """How many events had happened when the table was last shown."""
+
+
+class Visitor:
+    """A person in the room: the lobby's commands, then a seat at a table."""
+
+    def __init__(self, room: Room, connection: Connection) -> None:
+        self.room = room
+        self.connection = connection
+        self.name = connection.name
+        self.seated: _Seated | None = None
+        self._woken = asyncio.Event()
+        self._outbox: list[str] = []
+        self.prompt: PromptSession[str] | None = None
+        self.style = Style(unicode=True, color=True)
+        self._loop = asyncio.get_running_loop()
+        self._thread = threading.get_ident()
+
+    @property
+    def table(self) -> ServedTable | None:
+        return self.seated.table if self.seated else None
+
+    # --- the loop ---------------------------------------------------------------------
+
+    async def run(self) -> None:
+        room = self.room
+        room.visitors.append(self)
+        self.prompt = PromptSession(
+            completer=_Completer(self),
+            complete_while_typing=False,
+            bottom_toolbar=self._toolbar,
+            style=PromptStyle.from_dict({"bottom-toolbar": "noreverse"}),
+        )
+        watcher = asyncio.create_task(self._watch())
+        idle = asyncio.create_task(self._idle())
+        try:
+            self.say(f"Welcome to cribbage, {self.name}. Type `help` for what you can do.")
+            table = room.lobby.table_of(self.name)
+            if table is not None:
+                self._sit_back(table)
+            else:
+                self.show_lobby()
+            room.changed()
+            while True:
+                try:  # Ctrl-C is this person's, never a signal to the server
+                    text = await self.prompt.prompt_async(self._message, handle_sigint=False)
+                except KeyboardInterrupt:
+                    continue
+                except EOFError:
+                    break
+                if not await self._line(text):
+                    break
+        finally:
+            watcher.cancel()
+            idle.cancel()
+            room.visitors.remove(self)
+            table = self.table
+            if table is not None and not table.over:
+                room.stand(self, table, leaving=False)
+            room.changed()
+
+    async def _line(self, text: str) -> bool:
+        """Do what a typed line says; False to leave."""
+        text = text.strip()
+        if len(text) > self.room.limits.line:
+            self.say(f"  a line is at most {self.room.limits.line} characters")
+            return True
+        seated = self.seated
+        if seated is not None and seated.table.over:  # Enter (or anything): the lobby
+            self.seated = None
+            self.show_lobby()
+            if not text:
+                return True
+        if not text:
+            return True
+        try:
+            if self.seated is not None and self.seated.ui is not None:
+                await self._at_game(text, self.seated.ui)
+                return True
+            return await self._in_lobby(text)
+        except CribbageError as error:
+            self.say(f"  {printable(str(error))}")
+        except OSError as error:
+            self.say(f"  the server cannot do that now ({reason(error)})")
+        return True
+
+    def _message(self) -> str:
+        seated = self.seated
+        if seated is None:
+            return "lobby> "
+        table, ui = seated.table, seated.ui
+        if ui is None:
+            return f"table {table.number}, waiting for players> "
+        if table.over:
+            return "game over: press Enter for the lobby> "
+        if table.taken(ui.seat):
+            return "the computer plays for you> "
+        if ui.my_turn:
+            return f"{ui.prompt()}> "
+        names = table.names()
+        whom = [
+            names[s] + (" (away)" if s in table.away and not table.taken(s) else "")
+            for s in seats_to_act(ui.session.state)
+        ]
+        return f"waiting for {', '.join(whom) or 'nobody'}> "
+
+    def _toolbar(self) -> ANSI:
+        seated = self.seated
+        if seated is None or seated.ui is None:
+            return ANSI("")
+        return ANSI("\n".join(seated.ui.board(self._width())))
+
+    def _width(self) -> int:
+        size = self.connection._get_size()
+        return max(size.columns, 20)
+
+    # --- output -----------------------------------------------------------------------
+
+    def say(self, line: str) -> None:
+        """A line to this person: now, from this connection's own task; from a worker
+        thread (a hint being worked out), above the prompt soon."""
+        if threading.get_ident() != self._thread:
+            self._loop.call_soon_threadsafe(self.tell, [line])
+            return
+        say(line)  # (now: no prompt is drawn, or this is above it, in run_in_terminal)
+
+    def tell(self, lines: Iterable[str]) -> None:
+        """Lines to this person from anywhere: shown above the prompt soon."""
+        self._outbox.extend(lines)
+        self.wake()
+
+    def wake(self) -> None:
+        self._woken.set()
+
+    async def _watch(self) -> None:
+        """Show what happened elsewhere (other people's moves, the computers'), above the
+        prompt, and redraw the prompt for whose turn it is."""
+        while True:
+            await self._woken.wait()
+            self._woken.clear()
+            await run_in_terminal(self._catch_up)
+            app = get_app_or_none()  # the prompt as it stands now, whoever's turn it is
+            if app is not None and app.is_running:
+                app.invalidate()
+
+    def _catch_up(self) -> None:
+        lines, self._outbox = self._outbox, []
+        for line in lines:
+            self.say(line)
+        seated = self.seated
+        if seated is None:
+            return
+        if seated.ui is None and seated.table.session is not None:
+            self._begin(seated)
+            return
+        ui = seated.ui
+        if ui is not None and ui.told < len(ui.session.events):
+            ui.tell()
+        self._show_table()
+
+    async def _idle(self) -> None:
+        limit = self.room.limits.idle
+        while True:
+            await asyncio.sleep(min(limit, 30.0))
+            if time.monotonic() - self.connection.last_input > limit:
+                self.connection.close(f"nothing typed for {limit:.0f} seconds")
+                return
+
+    # --- the lobby --------------------------------------------------------------------
+
+    def show_lobby(self) -> None:
+        room = self.room
+        self.say(f"Here: {', '.join(printable(name) for name in room.people_here())}.")
+        tables = list(room.lobby.tables.values())
+        if not tables:
+            self.say("No tables yet: `new` opens one, `solo` plays the computer.")
+        for table in tables:
+            self.say(f"  {printable(table.describe(room.now()))}")
+
+    async def _in_lobby(self, text: str) -> bool:
+        """Do what a line typed in the lobby says (by :data:`LOBBY`); False to leave."""
+        words = text.split()
+        word, rest = words[0].lower(), words[1:]
+        command = next((c for c in LOBBY if word == c.name or word in c.aliases), None)
+        if command is None or (command.name == "leave" and self.seated is None):
+            raise CribbageError(f"`{word[:20]}` is not a lobby command: `help` lists them")
+        if command.name == "quit":
+            return False
+        if command.name == "stats":  # may read many logs: in a thread
+            for line in await asyncio.to_thread(self._stats):
+                self.say(line)
+            return True
+        command.run(self, rest)
+        return True
+
+    def _help(self, rest: list[str]) -> None:
+        for line in lobby_help():
+            self.say(line)
+
+    def _new(self, rest: list[str]) -> None:
+        self._open(parse_setup(rest))
+
+    def _solo(self, rest: list[str]) -> None:
+        level = Level(rest[0].lower()) if rest and rest[0].lower() in set(Level) else None
+        self._open(TableSetup(computers=1, level=level or Level.NORMAL))
+
+    def _join(self, rest: list[str]) -> None:
+        room = self.room
+        if len(rest) != 1 or not re.fullmatch(r"[0-9]{1,6}", rest[0]):
+            raise CribbageError("join a table by its number, e.g. `join 2`")
+        table = room.lobby.tables.get(int(rest[0]))
+        if table is None or table.over:
+            raise CribbageError(f"there is no table {rest[0]}")
+        if room.lobby.table_of(self.name) not in (None, table):
+            raise CribbageError("you sit at another table: `leave` it first")
+        if table.seat_of(self.name) is not None and table.started:
+            self._sit_back(table)
+            return
+        table.sit(self.name)
+        self._sit(table)
+        self.say(f"You sit at table {table.number}.")
+        if table.ready:
+            room.start(table)
+        room.changed()
+
+    def _open(self, setup: TableSetup) -> None:
+        room = self.room
+        table = room.lobby.open_table(self.name, setup, room.games.saver)
+        room.log(f"{self.name} opens table {table.number} ({setup.describe()})")
+        self._sit(table)
+        if table.ready:
+            self.say(f"Table {table.number}: you and the computer.")
+            room.start(table)
+        else:
+            self.say(
+                f"Table {table.number} is open ({setup.describe()}): the others join with "
+                f"`join {table.number}`; `leave` gives it up."
+            )
+        room.changed()
+
+    def _sit_back(self, table: ServedTable) -> None:
+        """Back in one's seat at a game in progress, the others told (unless this person
+        was there all along, on another connection)."""
+        seat = table.seat_of(self.name)
+        away = seat in table.away
+        self.say(f"Back at table {table.number}.")
+        self._sit(table)
+        if seat is not None and table.taken(seat):
+            self.say("The computer plays your seat while you were away: `sit` takes it back.")
+        if away:
+            self.room.tell_table(table, f"{self.name} is back.", but=self)
+            self.room.log(f"{self.name} is back at table {table.number}")
+        self.room.changed(table)
+
+    def _sit(self, table: ServedTable) -> None:
+        seat = table.sit(self.name)
+        self.seated = _Seated(table, seat)
+        if table.session is not None:
+            self._begin(self.seated)
+
+    def _begin(self, seated: _Seated) -> None:
+        """The game at the table is on: this seat's view of it, from here (the seat as
+        the table has it now: never one this person no longer holds)."""
+        session = seated.table.session
+        assert session is not None
+        seat = seated.table.seat_of(self.name)
+        if seat is None:
+            self.seated = None
+            self.say(f"You no longer sit at table {seated.table.number}.")
+            return
+        seated.seat = seat
+        names = tuple(
+            "You" if n == seat else spec.name for n, spec in enumerate(session.info.seats)
+        )
+        width = self._width()
+        table = Table(session.info.rules, names, self.style, viewer=seat, width=width)
+        ui = GameUI(session, seat, table, say=self.say, commands=self._table_commands())
+        seated.ui = ui
+        if not session.actions:  # a new game: from the cut for the deal
+            ui.told = 0
+            ui.tell()
+        self._show_table(always=True)  # (back at a game: whoever's turn it is)
+
+    def _table_commands(self) -> dict[str, Command]:
+        """What can be typed at a served table besides cards, for its help and its
+        dispatch: the game's words (no takebacks: the others have seen the moves; `quit`
+        leaves the table, as `leave` does), and the table's own."""
+        game = {name: command for name, command in COMMANDS.items() if name not in ("undo", "quit")}
+        own = (
+            Command("who", "who sits where, and who is away", lambda ui: self._who()),
+            Command(
+                "takeover",
+                "let the computer play for someone away long enough",
+                lambda ui: self._take_over(),
+            ),
+            Command("sit", "take your seat back from the computer", lambda ui: self._take_back()),
+            Command(
+                "leave", "back to the lobby (your seat waits for you)", lambda ui: self._leave()
+            ),
+        )
+        help_last = game.pop("help")
+        return {**game, **{command.name: command for command in own}, "help": help_last}
+
+    def _show_table(self, *, always: bool = False) -> None:
+        """The table above the prompt when the game waits for you and has moved on since
+        it was last shown (as ``play`` shows it: the board stays below the prompt), or
+        ``always``."""
+        seated = self.seated
+        ui = seated.ui if seated is not None else None
+        if ui is None or seated is None or ui.session.over:
+            return
+        if not always and (
+            not ui.my_turn
+            or seated.shown_at == len(ui.session.events)
+            or seated.table.taken(ui.seat)
+        ):
+            return
+        seated.shown_at = len(ui.session.events)
+        self.say("")
+        for line in ui.table_lines(board=False):
+            self.say(line)
+
+    def _leave(self) -> None:
+        table = self.table
+        if table is None:
+            return
+        self.seated = None
+        if table.started:
+            self.say("You leave the table; your seat waits for you (`join` it again).")
+        else:
+            self.say("You leave the table.")
+        self.room.stand(self, table, leaving=True)
+        self.show_lobby()
+
+    def _stats(self) -> list[str]:
+        """Your history (worked out in a thread: it may read many logs)."""
+        from datetime import date
+
+        warnings: list[str] = []
+        total = history_of(
+            self.room.places(self.name),
+            since="",
+            today=date.today().isoformat(),
+            warn=warnings.append,
+        )
+        return stats_lines(total, served=True)
+
+    # --- at a game --------------------------------------------------------------------
+
+    async def _at_game(self, text: str, ui: GameUI) -> None:
+        seated = self.seated
+        assert seated is not None
+        table, room = seated.table, self.room
+        word = text.split()[0].lower()
+        if word in ("quit", "lobby"):  # (what people type for `leave`)
+            self._leave()
+            return
+        if word == "undo":
+            self.say("  no takebacks at a served table: the others have seen the moves")
+            return
+        if table.taken(ui.seat) and word not in ui.commands:
+            self.say("  the computer plays for you now: `sit` takes your seat back")
+            return
+        ui.table = replace(ui.table, width=self._width())
+        self._catch_up()  # what happened since the prompt was drawn, told first, in order
+        if word in SLOW:  # a search: in a thread, so that every other table goes on
+            error = await asyncio.to_thread(ui.handle, text)
+        else:
+            error = ui.handle(text)
+        if error:
+            self.say(f"  {printable(error)}")
+        self._show_table()
+        room.changed(table)
+
+    def _who(self) -> None:
+        table = self.table
+        if table is not None:
+            self.say(f"  {printable(table.describe(self.room.now()))}")
+
+    def _take_back(self) -> None:
+        """``sit``: back in one's own seat after the computer took it over."""
+        seated = self.seated
+        if seated is None:
+            return
+        table = seated.table
+        if not table.taken(seated.seat):
+            self.say("  you play your own seat: the computer does not")
+            return
+        table.give_back(seated.seat)
+        self.say("  Your seat is yours again.")
+        self.room.tell_table(table, f"{self.name} plays again.", but=self)
+        self.room.log(f"{self.name} takes the seat back at table {table.number}")
+        seated.shown_at = -1
+        self._show_table()
+        self.room.changed(table)
+
+    def _take_over(self) -> None:
+        table = self.table
+        if table is None:
+            return
+        now = self.room.now()
+        seats = [seat for seat in table.away if table.can_take_over(seat, now)]
+        if not seats:
+            waits = [
+                table.setup.away - (now - since)
+                for seat, since in table.away.items()
+                if not table.taken(seat)
+            ]
+            if waits:
+                self.say(f"  wait {max(min(waits), 0):.0f} more seconds for them to come back")
+            else:
+                self.say("  nobody is away")
+            return
+        for seat in seats:
+            table.take_over(seat)
+            whom = table.names()[seat]
+            self.room.tell_table(table, f"the computer plays for {whom} from now")
+            self.room.log(
+                f"the computer plays for {whom} at table {table.number} ({self.name} asked)"
+            )
+        self.room.changed(table)
+
+
+SLOW = frozenset({"hint", "review"})
+"""Commands that search (the hard computer's play, a round's review): run off the event
+loop."""
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyCommand:
+    """A word the lobby understands: how it is typed, what it does, and its other
+    spellings."""
+
+    name: str
+    usage: str
+    help: str
+    run: Callable[[Visitor, list[str]], None]
+    aliases: tuple[str, ...] = ()
+
+
+LOBBY = (
+    LobbyCommand("new", NEW_USAGE, "open a table", Visitor._new),
+    LobbyCommand("solo", "solo [easy|normal|hard]", "play the computer alone", Visitor._solo),
+    LobbyCommand("join", "join N", "sit at table N (or back in your seat)", Visitor._join),
+    LobbyCommand(
+        "tables",
+        "tables",
+        "who is here and the tables",
+        lambda visitor, rest: visitor.show_lobby(),
+        ("who", "look", "lobby"),
+    ),
+    LobbyCommand(
+        "leave",
+        "leave",
+        "give up your seat at a table not yet begun",
+        lambda visitor, rest: visitor._leave(),
+    ),
+    LobbyCommand("stats", "stats", "your history", lambda visitor, rest: None),
+    LobbyCommand("help", "help", "this list", Visitor._help, ("?",)),
+    LobbyCommand(
+        "quit",
+        "quit",
+        "leave (a game in progress waits for you)",
+        lambda visitor, rest: None,
+        ("exit", "bye"),
+    ),
+)
+"""The lobby's words, for its help and its dispatch (``stats`` and ``quit`` are run by
+:meth:`Visitor._in_lobby` itself: one reads in a thread, the other ends the visit)."""
+
+
+def lobby_help() -> list[str]:
+    """What can be typed in the lobby, from :data:`LOBBY`."""
+    lines = ["In the lobby:"]
+    for command in LOBBY:
+        if len(command.usage) > 24:  # (``new``'s options take lines of their own)
+            lines += [f"  {command.name:<24} {command.help}:", f"    {command.usage}"]
+        else:
+            lines.append(f"  {command.usage:<24} {command.help}")
+    return [*lines, "At a table, `help` lists what can be typed there."]
+
+
+class _Completer(CardCompleter):
+    def __init__(self, visitor: Visitor) -> None:
+        self.visitor = visitor
+
+    def get_completions(self, document: Any, event: Any) -> Any:
+        seated = self.visitor.seated
+        if seated is None or seated.ui is None:
+            return iter(())
+        self.ui = seated.ui
+        return super().get_completions(document, event)
