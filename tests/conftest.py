@@ -66,7 +66,8 @@ def cribbage(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 
 @contextlib.contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
-    """Fail, rather than hang, if the block takes longer than ``seconds``."""
+    """Fail, rather than hang, if the block takes longer than ``seconds``: a ceiling that
+    only catches a hang (never a measure of speed: a busy machine may be slow)."""
 
     def hung(signum: int, frame: object) -> None:
         raise AssertionError(f"still running after {seconds} s")

@@ -109,6 +109,7 @@ def test_match_json_and_logs(cribbage: Run, tmp_path: Path) -> None:
         assert replay(loads(log.read_text(encoding="utf-8"))).finished
 
 
+@pytest.mark.slow
 def test_match_is_reproducible_and_jobs_agree(cribbage: Run) -> None:
     one = cribbage("match", "easy", "easy", "--games", "8", "--seed", "3", "--json").out
     two = cribbage(

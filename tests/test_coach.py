@@ -117,9 +117,20 @@ def positions(seed: int) -> list[Moment]:
     return found
 
 
+@pytest.mark.parametrize("seed", [1])
+def test_the_best_lay_is_the_hard_computers(seed: int) -> None:
+    the_best_lay_is_the_hard_computers(seed)
+
+
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(st.integers(0, 10_000))
-def test_the_best_lay_is_the_hard_computers(seed: int) -> None:
+def test_the_best_lay_is_always_the_hard_computers(seed: int) -> None:
+    the_best_lay_is_the_hard_computers(seed)
+
+
+def the_best_lay_is_the_hard_computers(seed: int) -> None:
+    """At each moment of a game's first two rounds: peg-advice's best is what hard lays."""
     for at in positions(seed):
         seen = moment_view(at)
         advice = peg_advice(at)

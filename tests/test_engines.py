@@ -79,7 +79,7 @@ def nothing_left_behind(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """After each test, no process it started is running (given a moment to be reaped)."""
     monkeypatch.setenv(MARK, uuid.uuid4().hex)
     yield
-    deadline = time.monotonic() + 3
+    deadline = time.monotonic() + 60  # a ceiling: a busy machine may be slow to reap
     while leftovers() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert leftovers() == []
@@ -222,6 +222,7 @@ def test_cribbage_engine_answers_a_referee() -> None:
 # --- matches against engines ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_example_bot_plays_hard_to_the_end(cribbage: Run, tmp_path: Path) -> None:
     _, report = match_logs(cribbage, tmp_path, "hard", BOT, "--games", "2", "--short")
     games = replayed(tmp_path)
@@ -244,15 +245,15 @@ def test_our_engine_plays_through_the_protocol(cribbage: Run, tmp_path: Path) ->
     ("mode", "reason"),
     [
         ("illegal", r"answered `\{\"card\": \"A[SHDC]\"\}`: A[SHDC] is not held"),
-        ("sleep", "no answer within 0.5 s"),
+        pytest.param("sleep", "no answer within 0.5 s", marks=pytest.mark.slow),
         ("junk", r"answered `\\x1b\[31mthinking...`: not JSON"),
         ("exit", r"it stopped \(exit status 3\) before its answer"),
-        ("long", "it wrote a line longer than 64 KiB"),
+        pytest.param("long", "it wrote a line longer than 64 KiB", marks=pytest.mark.slow),
         ("chatty", "it wrote a line nobody asked for"),
         # Stopped before it was asked again, or while being asked: which, the race decides.
         ("quits", r"it stopped \(exit status 4\) before its (next question|answer)"),
         ("mute", "no hello within 0.5 s"),
-        ("children", "no answer within 0.5 s"),
+        pytest.param("children", "no answer within 0.5 s", marks=pytest.mark.slow),
     ],
 )
 def test_a_broken_engine_forfeits_and_the_log_says_why(
@@ -377,16 +378,17 @@ def test_no_engine_outlives_its_referee(how: signal.Signals, tmp_path: Path) -> 
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60
     while not leftovers() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert leftovers(), "the engine never started"
     time.sleep(1)  # at its fifth decision, asleep
     referee.send_signal(how)
-    referee.wait(10)
+    referee.wait(60)
     # the fixture checks that the engine is gone
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_match_leaves_nothing_an_engine_started(cribbage: Run, tmp_path: Path, jobs: str) -> None:
     """An engine that plays well but starts a process that ignores SIGTERM: when the
@@ -436,6 +438,7 @@ def play_against(opponent: str, home: Path, *more: str) -> tuple[list[dict[str, 
         return events, game.wait()
 
 
+@pytest.mark.slow
 def test_play_seats_an_engine_at_the_table(tmp_path: Path) -> None:
     events, status = play_against(BOT, tmp_path, "--seed", "3", "--short")
     assert status == 0
@@ -461,6 +464,7 @@ def test_a_broken_engine_at_the_table_forfeits_to_you(tmp_path: Path) -> None:
     assert over["winner"] == 0 and over["forfeit"] == 1 and "not JSON" in over["reason"]
 
 
+@pytest.mark.slow
 def test_a_game_against_an_engine_is_carried_on_only_with_one(
     cribbage: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -491,6 +495,7 @@ def test_a_game_against_an_engine_is_carried_on_only_with_one(
     assert broken_start.status == 1 and "no hello within" in broken_start.err
 
 
+@pytest.mark.slow
 def test_the_in_process_example_plays_a_game_that_replays() -> None:
     example = subprocess.run(
         [sys.executable, str(ROOT / "examples" / "in_process.py"), "5", "--log"],
@@ -537,11 +542,10 @@ def test_an_engine_that_stops_reading_cannot_hold_the_referee() -> None:
     engine = engines.Engine(command, 0.3)
     engine.start()
     assert engine.name == "Deaf"
-    start = time.monotonic()
-    with pytest.raises(PlayerFailed, match=r"it took in nothing for 0.3 s"):
+    # a referee that blocked on the write would wait here for ever: the ceiling catches that
+    with time_limit(120), pytest.raises(PlayerFailed, match=r"it took in nothing for 0.3 s"):
         for _ in range(1000):
             engine.tell([{"type": "event", "padding": "x" * 10_000}])
-    assert time.monotonic() - start < 5
     assert not engine.alive
 
 
@@ -592,6 +596,7 @@ def test_cribbage_engine_refuses_a_referee_that_breaks_the_protocol(
         serve("normal", 1, iter(lines), lambda line: None)
 
 
+@pytest.mark.slow
 def test_the_documented_game_is_what_the_referee_and_the_example_bot_say(
     cribbage: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -147,6 +147,7 @@ def test_a_signal_at_the_prompt_puts_the_terminal_back(
         assert mine == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("question", ["How strong a computer?", "Abandon the saved game"])
 def test_a_signal_at_a_question_before_the_game(tmp_path: Path, question: str) -> None:
     options = "--seed 7 --fast"
@@ -312,6 +313,8 @@ SEED = 11
 PACE = 0.12
 """Seconds between the lines fed to a game: the whole game takes a fraction of a second
 from a pipe at once, so lines come as if typed, and the kills land during the game."""
+HANG = 120.0
+"""Seconds of waiting that can only be a hang (a ceiling, never a measure)."""
 
 
 def person_moves(save: Path) -> int:
@@ -353,8 +356,13 @@ def play_whole_game(data: Path, typed: list[str]) -> list[Action]:
     return logged_actions(log)
 
 
-def type_lines(stream: IO[bytes], lines: list[str], stop: threading.Event) -> None:
-    """Write one line every PACE seconds, until done, stopped or the reader is gone."""
+def type_lines(
+    stream: IO[bytes], lines: list[str], stop: threading.Event, ready: threading.Event | None = None
+) -> None:
+    """Write one line every PACE seconds, until done, stopped or the reader is gone (from
+    when the game is ``ready``, if given: at its first prompt)."""
+    if ready is not None:
+        ready.wait(HANG)
     with contextlib.suppress(OSError):  # the game was killed
         for line in lines:
             if stop.wait(PACE):
@@ -365,31 +373,55 @@ def type_lines(stream: IO[bytes], lines: list[str], stop: threading.Event) -> No
         stream.close()
 
 
-def play_until(data: Path, options: list[str], lines: list[str], seconds: float) -> int:
-    """Play from a pipe fed ``lines``; kill -9 the game after ``seconds`` unless it ended.
+def play_until(data: Path, options: list[str], lines: list[str], pause: float) -> int:
+    """Play from a pipe fed ``lines``; kill -9 the game ``pause`` seconds after it has
+    reached its first prompt and echoed the move typed there (timed from what the game
+    did, not from its start: a busy machine starts it slowly), unless it ended first.
     Its exit status; what it wrote is in DATA/../stdout.txt and stderr.txt."""
     out, err = data.parent / "stdout.txt", data.parent / "stderr.txt"
-    with out.open("wb") as stdout, err.open("wb") as stderr:
+    with err.open("wb") as stderr:
         process = subprocess.Popen(
             [sys.executable, "-m", "cribcli", "play", *options, "--data-dir", str(data)],
             cwd=ROOT,
             stdin=subprocess.PIPE,
-            stdout=stdout,
+            stdout=subprocess.PIPE,
             stderr=stderr,
         )
-    assert process.stdin is not None
-    stop = threading.Event()
-    typist = threading.Thread(target=type_lines, args=(process.stdin, lines, stop))
+    assert process.stdin is not None and process.stdout is not None
+    stop, asked, echoed = threading.Event(), threading.Event(), threading.Event()
+    typist = threading.Thread(target=type_lines, args=(process.stdin, lines, stop, asked))
     typist.start()
+    reader = threading.Thread(target=copy_echoes, args=(process.stdout, out, asked, echoed))
+    reader.start()
     try:
-        process.wait(timeout=seconds)
-    except subprocess.TimeoutExpired:
-        os.kill(process.pid, signal.SIGKILL)
+        if echoed.wait(HANG) and process.poll() is None:  # (a ceiling: only a hang)
+            time.sleep(pause)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(process.pid, signal.SIGKILL)
     finally:
-        status = process.wait(timeout=30)
+        status = process.wait(timeout=HANG)
         stop.set()
-        typist.join(timeout=30)
+        typist.join(timeout=HANG)
+        reader.join(timeout=HANG)
+        process.stdout.close()
     return status
+
+
+def copy_echoes(
+    stream: IO[bytes], out: Path, asked: threading.Event, echoed: threading.Event
+) -> None:
+    """What the game writes, into ``out``; ``asked`` is set once it asks for a move (its
+    first prompt), ``echoed`` once it echoes one."""
+    with out.open("wb") as copy:
+        for line in stream:
+            copy.write(line)
+            copy.flush()
+            if line.rstrip().endswith(b":"):
+                asked.set()
+            if line.startswith(b"> "):
+                echoed.set()
+    asked.set()  # it ended
+    echoed.set()
 
 
 @pytest.mark.slow
@@ -405,7 +437,7 @@ def test_kill_9_at_random_moments_loses_no_move(tmp_path: Path) -> None:
             break  # killed after the game was filed: it is over
         held = person_moves(save)
         options = [] if save.exists() else ["--seed", str(SEED), "--level", "normal"]
-        status = play_until(data, options, typed[held:], chance.uniform(0.05, 0.6))
+        status = play_until(data, options, typed[held:], chance.uniform(0.0, 0.3))
         # nothing to tell: no save set aside, no lock found held, no move refused
         assert (tmp_path / "stderr.txt").read_text(encoding="utf-8") == ""
         if status != -signal.SIGKILL:

@@ -103,6 +103,7 @@ def reference(cribbage: Run, tmp_path: Path, stdin: str = GAME) -> str:
 # --- a failing save never loses the game ------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_full_disk_mid_game_files_the_whole_game_elsewhere(
     cribbage: Run, tmp_path: Path, disk: Disk, temporary_folder: Path
 ) -> None:
@@ -132,6 +133,7 @@ def test_a_full_disk_mid_game_files_the_whole_game_elsewhere(
     assert "The game's log is in" not in result.out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", [errno.EACCES, errno.ENOSPC])
 def test_quit_says_saved_only_when_it_is(
     cribbage: Run, tmp_path: Path, disk: Disk, temporary_folder: Path, code: int
@@ -161,6 +163,7 @@ def test_quit_says_saved_only_when_it_is(
     assert actions(filed) == actions(reference(cribbage, tmp_path / "whole"))
 
 
+@pytest.mark.slow
 def test_saving_that_recovers_is_told_and_the_game_filed(
     cribbage: Run, tmp_path: Path, disk: Disk
 ) -> None:
@@ -178,6 +181,7 @@ def test_saving_that_recovers_is_told_and_the_game_filed(
     assert actions(filed) == actions(reference(cribbage, tmp_path))
 
 
+@pytest.mark.slow
 def test_a_finished_game_that_cannot_be_filed_is_kept_elsewhere(
     cribbage: Run, tmp_path: Path, disk: Disk, temporary_folder: Path
 ) -> None:
@@ -261,6 +265,7 @@ def test_a_full_disk_when_the_lock_is_written(
     assert "The game is saved" in result.out
 
 
+@pytest.mark.slow
 def test_a_real_small_disk_that_fills_up(
     cribbage: Run, tmp_path: Path, temporary_folder: Path
 ) -> None:
@@ -340,7 +345,7 @@ def test_anything_at_the_save_is_set_aside_and_a_game_starts(
     save = Places.find(str(tmp_path)).save()
     _plant(kind, save)
     flags = ["--new"] if new else []
-    with time_limit(10):
+    with time_limit(120):  # a ceiling that only catches a hang
         result = cribbage(
             "play", "--seed", "7", "--data-dir", str(tmp_path), *flags, stdin="quit\n"
         )
@@ -591,7 +596,7 @@ def test_replay_last_skips_what_is_not_a_log(cribbage: Run, tmp_path: Path) -> N
     time.sleep(0.01)
     (games / "b.toml").symlink_to("nowhere.toml")
     os.mkfifo(games / "c.toml")
-    with time_limit(10):
+    with time_limit(120):  # a ceiling that only catches a hang
         result = cribbage("replay", "--last", "--data-dir", str(tmp_path))
         stats = cribbage("stats", "--data-dir", str(tmp_path))
     assert result.status == 0 and "Bob wins" in result.out

@@ -69,7 +69,9 @@ def drive(home: Path, *options: str, mistake: bool = False) -> list[dict[str, An
     return read
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize(
+    "players", [2, pytest.param(3, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow)]
+)
 def test_a_whole_game_read_from_the_json_alone(tmp_path: Path, players: int) -> None:
     read = drive(tmp_path, "--seed", "5", "--level", "normal", "--players", str(players))
     kinds = [event["event"] for event in read]
@@ -101,6 +103,7 @@ def test_hints_and_commands_answer_in_json(tmp_path: Path) -> None:
     assert kinds.count("prompt") == 4  # asked again, whole, after each command
 
 
+@pytest.mark.slow
 def test_a_muggins_game_counted_from_the_json(tmp_path: Path) -> None:
     """At a count the prompt says what is counted; the driver counts it right."""
     from cribcli.cards import parse_cards
@@ -138,6 +141,7 @@ def test_a_muggins_game_counted_from_the_json(tmp_path: Path) -> None:
     assert counted > 3
 
 
+@pytest.mark.slow
 def test_undo_in_json_says_what_was_taken_back(tmp_path: Path) -> None:
     lines = scripted(tmp_path, "3C 7D", "4S", "undo", "quit")
     back = next(line for line in lines if line["event"] == "taken_back")

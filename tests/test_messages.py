@@ -255,6 +255,7 @@ def test_no_takebacks_in_the_daily_game_nor_under_muggins(cribbage: Run, tmp_pat
     assert "no takebacks under muggins" in muggins.out
 
 
+@pytest.mark.slow
 def test_a_game_with_takebacks_says_so_in_its_log_and_in_stats(
     cribbage: Run, tmp_path: Path
 ) -> None:

@@ -31,6 +31,7 @@ def without_start(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not line.startswith("started"))
 
 
+@pytest.mark.slow
 def test_a_whole_scripted_game(cribbage: Run, home: Path, snapshot: SnapshotAssertion) -> None:
     result = cribbage("play", "--seed", "7", "--level", "normal", stdin="\n".join(MOVES) + "\n")
     assert result.status == 0, result.err
@@ -49,6 +50,7 @@ def test_a_whole_scripted_game(cribbage: Run, home: Path, snapshot: SnapshotAsse
     assert again.status == 0 and "seed 7" in again.out.splitlines()[0]
 
 
+@pytest.mark.slow
 def test_the_same_script_gives_the_same_transcript(cribbage: Run, tmp_path: Path) -> None:
     outs = []
     for name in ("one", "two"):
@@ -59,6 +61,7 @@ def test_the_same_script_gives_the_same_transcript(cribbage: Run, tmp_path: Path
     assert outs[0] == outs[1]
 
 
+@pytest.mark.slow
 def test_a_script_that_stops_early_leaves_the_game_saved(
     cribbage: Run, home: Path, tmp_path: Path
 ) -> None:
@@ -107,6 +110,7 @@ def test_an_unplayable_card_is_refused_with_its_reason(cribbage: Run, home: Path
     assert "is not in your hand" in result.err or "not 2" in result.err
 
 
+@pytest.mark.slow
 def test_json_lines(cribbage: Run, home: Path) -> None:
     result = cribbage("play", "--seed", "7", "--json", stdin="\n".join(MOVES))
     assert result.status == 0
@@ -146,6 +150,7 @@ def test_new_abandons_the_saved_game(cribbage: Run, home: Path) -> None:
     assert "seed = 9" in Places.find(str(home)).save().read_text()
 
 
+@pytest.mark.slow
 def test_four_players_with_a_partner(cribbage: Run, home: Path) -> None:
     four = moves(3, players=4)
     result = cribbage("play", "--players", "4", "--seed", "3", stdin="\n".join(four))
@@ -154,6 +159,7 @@ def test_four_players_with_a_partner(cribbage: Run, home: Path) -> None:
     assert replay(loads(game_log(home))).finished
 
 
+@pytest.mark.slow
 def test_the_repl_plays_a_whole_game_through_a_pipe(home: Path) -> None:
     from cribcli.engine import Rules
     from cribcli.players import computer
@@ -210,6 +216,7 @@ def test_completion_offers_only_sensible_cards(home: Path) -> None:
     assert offered("8") == [card for card in hand if card.startswith("8")]
 
 
+@pytest.mark.slow
 def test_script_file(cribbage: Run, home: Path, tmp_path: Path) -> None:
     script = tmp_path / "moves.txt"
     script.write_text("# my moves\n" + "\n".join(MOVES) + "\n", encoding="utf-8")

@@ -211,7 +211,9 @@ def hidden_changed(state: State, seat: int) -> State:
     return replace(state, hands=hands, crib=crib, deck=deck_after)
 
 
-@pytest.mark.parametrize("log", ["2-players.toml", "3-players.toml"])
+@pytest.mark.parametrize(
+    "log", ["2-players.toml", pytest.param("3-players.toml", marks=pytest.mark.slow)]
+)
 def test_the_lays_are_judged_without_the_hidden_cards(
     monkeypatch: pytest.MonkeyPatch, log: str
 ) -> None:
@@ -245,6 +247,25 @@ def test_the_lays_are_judged_without_the_hidden_cards(
 # --- the command ------------------------------------------------------------------------
 
 
+def test_a_round_s_review_reads_as_people_read_it(cribbage: Run) -> None:
+    result = cribbage("review", str(FIXTURE), "--ascii", "--round", "1")
+    assert result.status == 0, result.err
+    lines = result.out.splitlines()
+    assert lines[0].startswith("Ann (easy) v Bob (easy): to 121, seed 9")
+    assert lines[1:4] == [
+        "Ann's decisions (seat 0), marked by what they lost.",
+        "Round 1 (Bob's crib)",
+        "  throw 10S 5D         best 10S 3D  lost  4.01  blunder    (hand+crib 4.10)",
+    ]
+    # why the best was best, in the coach's words: 6S 6C 5S 5D kept make no fifteen
+    # (5+5, 6+6, 5+6 and the threes all miss), two pairs, no run
+    assert re.fullmatch(r"      10S 3D: keeps two pairs; hand \d+\.\d, crib -\d+\.\d.*", lines[4])
+    assert any(line.startswith("  lay   ") for line in lines)
+    summary = next(line for line in lines if " decisions over 1 deal: " in line)
+    assert re.fullmatch(r"\d+ decisions over 1 deal: \d+\.\d\d points lost\.", summary)
+
+
+@pytest.mark.slow
 def test_review_of_a_log(cribbage: Run, snapshot: SnapshotAssertion) -> None:
     result = cribbage("review", str(FIXTURE), "--ascii")
     assert result.status == 0, result.err
@@ -293,11 +314,14 @@ def test_review_of_one_round(cribbage: Run) -> None:
     assert summary["summary"]["deals"] == 1
 
 
-@pytest.mark.parametrize("log", ["3-players.toml", "4-players.toml", "short-game.toml"])
+@pytest.mark.parametrize(
+    "log",
+    ["3-players.toml", pytest.param("4-players.toml", marks=pytest.mark.slow), "short-game.toml"],
+)
 def test_review_of_other_tables(cribbage: Run, log: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(table, "MOST_DEALS", 40)  # the shape, not the search's depth
     path = str(ROOT / "tests" / "logs" / log)
-    result = cribbage("review", path, "--json", *(["--round", "2"] if "short" in log else []))
+    result = cribbage("review", path, "--json", "--round", "2")
     assert result.status == 0, result.err
     *decisions, summary = [json.loads(line) for line in result.out.splitlines()]
     assert summary["summary"]["deals"] == sum(row["kind"] == "throw" for row in decisions) > 0
@@ -306,6 +330,7 @@ def test_review_of_other_tables(cribbage: Run, log: str, monkeypatch: pytest.Mon
         assert any(row["kind"] == "lay" and row["lost"] > 0 for row in decisions)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("miss", "players", "swing"), [(2, 2, 2), (-3, 2, 2), (2, 3, 1.5)])
 def test_review_of_a_muggins_game_counts_the_points_given_away(
     cribbage: Run, miss: int, players: int, swing: float, monkeypatch: pytest.MonkeyPatch
@@ -370,6 +395,22 @@ def test_review_refuses_in_one_line(cribbage: Run, tmp_path: Path) -> None:
 # --- the coach at the table -------------------------------------------------------------
 
 
+def test_the_coach_speaks_after_the_first_show(cribbage: Run, home: Path) -> None:
+    # seed 3: the easy-playing script's throw and a lay of the first round cost it
+    script = "\n".join(moves(3)[:5]) + "\nquit\n"  # the first round, to its show
+    result = cribbage("play", "--seed", "3", "--level", "normal", "--coach", stdin=script)
+    assert result.status == 0, result.err
+    lines = result.out.splitlines()
+    shown = next(n for n, line in enumerate(lines) if line.startswith("Scores after round 1:"))
+    said = [line for line in lines[shown + 1 :] if line.startswith("Coach: ")]
+    judged = review(*game(replay(loads((home / "save.toml").read_text()))), 0, round_number=1)
+    costly = [d for d in judged.decisions if d.costly]
+    assert len(said) == len(costly) > 0  # each costly decision, once, after the show
+    for line, decision in zip(said, costly, strict=True):
+        assert line == coach_line(decision)
+
+
+@pytest.mark.slow
 def test_the_coach_speaks_after_each_show_and_at_the_end(cribbage: Run, home: Path) -> None:
     script = "\n".join(moves(7)) + "\n"
     result = cribbage("play", "--seed", "7", "--level", "normal", "--coach", stdin=script)
@@ -521,6 +562,33 @@ def test_review_of_a_daily_game_and_a_match_game(cribbage: Run, home: Path) -> N
     assert all(row["lost"] == 0 for row in throws if row["kind"] == "throw" and "chance" not in row)
 
 
+def test_a_kept_review_counts_for_the_log_it_reviewed(cribbage: Run, home: Path) -> None:
+    from cribcli.games import keep_review
+    from cribcli.store import Places
+
+    games = home / "games"
+    games.mkdir()
+    log = games / "game.toml"
+    text = FIXTURE.read_text(encoding="utf-8")
+    log.write_text(text, encoding="utf-8")
+    places = Places.find(str(home))
+
+    def reviewed() -> object:
+        return json.loads(cribbage("stats", "--json").out)["lost_per_deal"]["all"]["games"]
+
+    elsewhere = home / "elsewhere.toml"
+    elsewhere.write_text(text, encoding="utf-8")
+    keep_review(elsewhere, places, text, Lost(13, 1.0, 2.0, 0.0), print)
+    assert reviewed() == 0  # not one of your games
+    keep_review(log, places, text, Lost(13, 1.0, 2.0, 0.0), print)
+    assert reviewed() == 1
+    os.utime(log)  # touched: the index replays it, the review still fits it
+    assert reviewed() == 1
+    log.write_text(text.replace("fixture", "fixtures"), encoding="utf-8")  # another game
+    assert reviewed() == 0
+
+
+@pytest.mark.slow
 def test_a_review_is_kept_for_the_log_it_reviewed(cribbage: Run, home: Path) -> None:
     games = home / "games"
     games.mkdir()

@@ -152,6 +152,7 @@ def test_bad_hands_are_refused(hand: str, starter: str, message: str) -> None:
 # --- the fast count against the breakdown ---------------------------------------------
 
 
+@pytest.mark.slow
 def test_rank_points_agree_with_the_breakdown_for_every_multiset() -> None:
     """Every one of the 6,188 multisets of five ranks, counted both ways."""
     checked = 0
@@ -306,6 +307,7 @@ CRIB = [
 ]
 
 
+@pytest.mark.slow
 def test_distribution_matches_the_published_table() -> None:
     hand, crib = show_distribution()
     assert hand == PUBLISHED_HAND

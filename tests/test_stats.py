@@ -25,6 +25,7 @@ def test_figures_from_a_known_game() -> None:
     assert total.games == 1 and total.best_hand == 29
 
 
+@pytest.mark.slow
 def test_stats_of_played_games(cribbage: Run, tmp_path: Path) -> None:
     for seed in (7, 8):
         typed = "\n".join(moves(seed)) + "\n"
@@ -102,6 +103,7 @@ def test_logs_are_replayed_once_and_remembered(
     assert sorted(index["games"]) == ["game-000.toml", "game-001.toml"]  # the gone forgotten
 
 
+@pytest.mark.slow
 def test_a_game_played_here_is_remembered_as_it_is_filed(
     cribbage: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -187,6 +189,7 @@ def test_an_index_made_by_another_version_is_read_afresh(
     assert result.err == "" and json.loads(result.out)["games"] == 1
 
 
+@pytest.mark.slow
 def test_many_logs_are_spread_over_processes_with_the_same_figures(
     cribbage: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -35,6 +35,7 @@ def test_each_file_is_exactly_what_its_writer_writes(name: str) -> None:
     assert {"about", "made_by"} <= set(tables.read(name))
 
 
+@pytest.mark.slow
 def test_the_pegging_table_is_what_the_tool_plays() -> None:
     pegging = tool("pegging_table")
     shipped = tables.read("pegs.json")
@@ -45,6 +46,7 @@ def test_the_pegging_table_is_what_the_tool_plays() -> None:
         assert (round(as_dealer, 2), round(as_pone, 2)) == (entry["dealer"], entry["pone"])
 
 
+@pytest.mark.slow
 def test_the_crib_table_is_worked_out_from_its_throws() -> None:
     crib = tool("crib_table")
     shipped = tables.read("cribs.json")
