@@ -92,7 +92,7 @@ class Rules:
             raise CribbageError(f"there is no seat {self.first_dealer} to deal first")
 
     @property
-    def hand_size(self) -> int:
+    def dealt_size(self) -> int:
         """Cards dealt to each seat: six with two players, five with three or four."""
         return 6 if self.players == 2 else 5
 
@@ -274,7 +274,7 @@ def _deal(state: State, dealer: int, events: list[Event]) -> State:
     cards = tuple(shuffled_deck(state.seed, f"round {number}"))
     players = rules.players
     hands: list[list[Card]] = [[] for _ in range(players)]
-    for i in range(rules.hand_size * players):
+    for i in range(rules.dealt_size * players):
         hands[(dealer + 1 + i) % players].append(cards[i])
     dealt = tuple(tuple(hand) for hand in hands)
     events.append(Dealt(number, dealer, dealt))
@@ -444,7 +444,7 @@ def _discard(state: State, action: Discard, events: list[Event]) -> State:
     if any(thrown is None for thrown in discards):
         return state
     # The crib is full but for the three-handed deck card; then the starter is cut.
-    dealt_count = state.rules.hand_size * state.rules.players
+    dealt_count = state.rules.dealt_size * state.rules.players
     rest = state.deck[dealt_count:]
     if len(state.crib) < HAND_SIZE:
         events.append(CribFromDeck(rest[0]))

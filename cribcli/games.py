@@ -23,10 +23,17 @@ from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from cribcli import daily
 from cribcli.engine import Action, Rules, State, target_of
-from cribcli.engines import MOVE_TIME, Engine, EngineCommand, EnginePlayer, seat_of, stop_all
 from cribcli.errors import CribbageError, UsageProblem
 from cribcli.players import Level, Player, computer
 from cribcli.players.base import PlayerFailed
+from cribcli.protocol.referee import (
+    MOVE_TIME,
+    Engine,
+    EngineCommand,
+    EnginePlayer,
+    seat_of,
+    stop_all,
+)
 from cribcli.record import LOG_LIMIT, NAME_LIMIT, GameInfo, Replay, Seat, loads, replay
 from cribcli.session import Session, decide
 from cribcli.stats import Lost, Reviews, digest_of, remember

@@ -20,7 +20,10 @@ from functools import partial
 from pathlib import Path
 
 from cribcli.engine import FULL_GAME, Rules
-from cribcli.engines import (
+from cribcli.errors import CribbageError
+from cribcli.events import Event, GameOver
+from cribcli.players import Level, computer
+from cribcli.protocol.referee import (
     MOVE_TIME,
     Engine,
     EngineCommand,
@@ -29,9 +32,6 @@ from cribcli.engines import (
     seat_of,
     stop_all,
 )
-from cribcli.errors import CribbageError
-from cribcli.events import Event, GameOver
-from cribcli.players import Level, computer
 from cribcli.record import GameInfo, Seat, dumps
 from cribcli.session import run_game
 from cribcli.store import StoreError, reason, write_atomic

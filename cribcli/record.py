@@ -12,7 +12,7 @@ import re
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal, cast, get_args
+from typing import Any, Literal, assert_never, cast, get_args
 
 import tomli_w
 
@@ -31,7 +31,9 @@ from cribcli.engine import (
 )
 from cribcli.errors import CribbageError, UsageProblem
 from cribcli.events import (
+    CountRestarted,
     CribFromDeck,
+    DealerCut,
     Dealt,
     Discarded,
     Event,
@@ -289,27 +291,34 @@ def log_document(info: GameInfo, events: Iterable[Event]) -> dict[str, Any]:
         if not rounds:
             continue
         current = rounds[-1]
-        if isinstance(event, Discarded):
-            current["discards"][event.seat] = format_cards(event.cards)
-        elif isinstance(event, CribFromDeck):
-            current["crib_card"] = str(event.card)
-        elif isinstance(event, StarterCut):
-            current["starter"] = str(event.starter)
-        elif isinstance(event, Played):
-            current["plays"].append(f"{event.seat} {event.card}")
-            if event.items:
+        match event:
+            case Discarded():
+                current["discards"][event.seat] = format_cards(event.cards)
+            case CribFromDeck():
+                current["crib_card"] = str(event.card)
+            case StarterCut():
+                current["starter"] = str(event.starter)
+            case Played():
+                current["plays"].append(f"{event.seat} {event.card}")
+                if event.items:
+                    current["points"].append(point_text(event))
+            case SaidGo():
+                current["plays"].append(f"{event.seat} go")
+            case Pegged() | Shown():
                 current["points"].append(point_text(event))
-        elif isinstance(event, SaidGo):
-            current["plays"].append(f"{event.seat} go")
-        elif isinstance(event, Pegged | Shown):
-            current["points"].append(point_text(event))
-            if isinstance(event, Shown) and event.claimed is not None:
-                what = "crib" if event.show.is_crib else "hand"
-                current["claims"].append(f"{event.seat} {what} {event.claimed}")
-        elif isinstance(event, RoundEnded):
-            current["scores"] = event.scores
-        elif isinstance(event, GameOver):
-            result = Result(event.winner, event.scores, event.skunks, event.forfeit, event.reason)
+                if isinstance(event, Shown) and event.claimed is not None:
+                    what = "crib" if event.show.is_crib else "hand"
+                    current["claims"].append(f"{event.seat} {what} {event.claimed}")
+            case RoundEnded():
+                current["scores"] = event.scores
+            case GameOver():
+                result = Result(
+                    event.winner, event.scores, event.skunks, event.forfeit, event.reason
+                )
+            case DealerCut() | Dealt() | CountRestarted():
+                pass  # the cut is the seed's; a deal opens its round; a count is the plays'
+            case _:
+                assert_never(event)
     doc["rounds"] = [_table(RoundRecord(**_frozen(entry))) for entry in rounds]
     if result is not None:
         doc["result"] = _table(result)

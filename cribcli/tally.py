@@ -8,9 +8,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, assert_never
 
-from cribcli.events import Dealt, Event, Pegged, Played, RoundEnded, Shown
+from cribcli.events import (
+    CountRestarted,
+    CribFromDeck,
+    DealerCut,
+    Dealt,
+    Discarded,
+    Event,
+    GameOver,
+    Pegged,
+    Played,
+    RoundEnded,
+    SaidGo,
+    Shown,
+    StarterCut,
+)
 
 Role = Literal["dealer", "pone"]
 ROLES: tuple[Role, ...] = ("dealer", "pone")
@@ -39,15 +53,23 @@ def deals(events: Iterable[Event]) -> Iterator[Deal]:
     dealer = 0
     tally: list[list[int]] = []
     for event in events:
-        if isinstance(event, Dealt):
-            dealer = event.dealer
-            tally = [[0, 0, 0] for _ in event.hands]
-        elif isinstance(event, Played | Pegged):
-            tally[event.seat][0] += event.points
-        elif isinstance(event, Shown):
-            tally[event.seat][2 if event.show.is_crib else 1] += event.scored
-        elif isinstance(event, RoundEnded):
-            yield Deal(dealer, tuple(Points(*seat) for seat in tally))
+        match event:
+            case Dealt():
+                dealer = event.dealer
+                tally = [[0, 0, 0] for _ in event.hands]
+            case Played() | Pegged():
+                tally[event.seat][0] += event.points
+            case Shown():
+                tally[event.seat][2 if event.show.is_crib else 1] += event.scored
+            case RoundEnded():
+                yield Deal(dealer, tuple(Points(*seat) for seat in tally))
+            case (
+                DealerCut() | Discarded() | CribFromDeck() | StarterCut() | SaidGo()
+                | CountRestarted() | GameOver()
+            ):  # fmt: skip
+                pass  # no points in them
+            case _:
+                assert_never(event)
 
 
 def game_points(events: Iterable[Event], sides: int) -> tuple[Points, ...]:

@@ -179,9 +179,9 @@ def test_the_json_protocol_example_is_what_the_program_says(tmp_path: Path) -> N
 
 
 def test_the_engine_limits_the_documents_give_are_the_code_s() -> None:
-    """The protocol's limits have one owner (cribcli.engines, cribcli.record); the
+    """The protocol's limits have one owner (cribcli.protocol.referee, cribcli.record); the
     documents that state them must say what it holds."""
-    from cribcli import engines
+    from cribcli.protocol import referee as engines
     from cribcli.record import REASON_LIMIT
 
     protocol = (ROOT / "docs" / "engine-protocol.md").read_text()
@@ -199,7 +199,7 @@ def test_every_prompt_word_is_named_where_people_look() -> None:
     the served lobby's help is made from its own table."""
     from click.testing import CliRunner
 
-    from cribcli.ui.play import COMMANDS
+    from cribcli.ui.seat import COMMANDS
     from cribcli.ui.serve.visitor import LOBBY, lobby_help
 
     play_help = CliRunner().invoke(cli, ["play", "--help"]).output

@@ -22,7 +22,6 @@ from typing import Any
 
 import pytest
 
-from cribcli import engines
 from cribcli.cards import Card
 from cribcli.engine import (
     Discard,
@@ -38,7 +37,15 @@ from cribcli.engine import (
 from cribcli.match import Setup, match_game
 from cribcli.players import Level, computer
 from cribcli.players.base import PlayerFailed
-from cribcli.protocol import ProtocolError, decision, read_answer, read_hello, serve, view_from
+from cribcli.protocol import referee as engines
+from cribcli.protocol.messages import (
+    ProtocolError,
+    decision,
+    read_answer,
+    read_hello,
+    serve,
+    view_from,
+)
 from cribcli.record import GameInfo, LogError, Seat, loads, replay
 from cribcli.record import Result as GameResult
 

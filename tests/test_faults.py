@@ -629,14 +629,14 @@ def test_the_prompt_plays_on_without_a_history_it_cannot_keep(tmp_path: Path) ->
     from cribcli.record import GameInfo, Seat
     from cribcli.session import Session
     from cribcli.ui.narrate import Table
-    from cribcli.ui.play import GameUI, Quit
     from cribcli.ui.repl import run_repl
+    from cribcli.ui.seat import Quit, SeatUI
 
     blocker = tmp_path / "state"
     blocker.write_text("")  # a file where the state folder should be
     info = GameInfo(Rules(), (Seat("You"), Seat("Computer", "computer", Level.NORMAL)), 7)
     session = Session.start(info, {1: computer("normal", 7, 1)})
-    ui = GameUI(session, 0, Table(info.rules, ("You", "Computer"), viewer=0), say=lambda _: None)
+    ui = SeatUI(session, 0, Table(info.rules, ("You", "Computer"), viewer=0), say=lambda _: None)
     warned: list[str] = []
     with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
         pipe.send_text(MOVES[0] + "\nquit\n")
@@ -788,12 +788,12 @@ def test_any_line_at_the_prompt(line: str) -> None:
     from cribcli.record import GameInfo, Seat
     from cribcli.session import Session
     from cribcli.ui.narrate import Table
-    from cribcli.ui.play import GameUI, Quit
+    from cribcli.ui.seat import Quit, SeatUI
 
     info = GameInfo(Rules(), (Seat("You"), Seat("Computer", "computer", Level.NORMAL)), 7)
     session = Session.start(info, {1: computer("normal", 7, 1)})
     said: list[str] = []
-    ui = GameUI(session, 0, Table(info.rules, ("You", "Computer"), viewer=0), say=said.append)
+    ui = SeatUI(session, 0, Table(info.rules, ("You", "Computer"), viewer=0), say=said.append)
     with contextlib.suppress(Quit):
         error = ui.handle(line)
         assert error is None or "\n" not in error
@@ -837,7 +837,7 @@ def test_leaving_an_unsaved_game_is_status_1_however_it_ends(
             run_lines(*args)  # type: ignore[arg-type]
             raise KeyboardInterrupt
 
-        monkeypatch.setattr("cribcli.ui.game.run_lines", interrupted)
+        monkeypatch.setattr("cribcli.ui.playing.run_lines", interrupted)
     result = cribbage("play", "--seed", "7", "--data-dir", str(home), stdin="\n".join(lines))
     assert result.status == 1
     assert "the game is kept in" in result.err and "is saved" not in result.out

@@ -21,8 +21,8 @@ from cribcli.scoring import kept_items
 from cribcli.session import Session
 from cribcli.tally import Points
 from cribcli.ui.narrate import Table, cut_line, summary_lines
-from cribcli.ui.play import GameUI
 from cribcli.ui.render import PLAIN, Style, kept_words, why_words
+from cribcli.ui.seat import SeatUI
 from tests.conftest import Run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,11 +44,11 @@ def test_what_kept_cards_score_among_themselves(kept: str, words: str) -> None:
     assert kept_words(kept_items(parse_cards(kept))) == words
 
 
-def at_the_table(seed: int = 7, target: int = 121) -> GameUI:
+def at_the_table(seed: int = 7, target: int = 121) -> SeatUI:
     seats = (Seat("You"), Seat("Computer", "computer", Level.NORMAL))
     info = GameInfo(Rules(target=target), seats, seed)
     session = Session.start(info, {1: computer("normal", seed, 1)})
-    return GameUI(session, 0, Table(info.rules, ("You", "Computer"), viewer=0), say=print)
+    return SeatUI(session, 0, Table(info.rules, ("You", "Computer"), viewer=0), say=print)
 
 
 def test_the_hint_says_why_by_the_review_s_measure(capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,7 +16,7 @@ from cribcli.session import Session
 from cribcli.store import Places
 from cribcli.ui.console import warn
 from cribcli.ui.narrate import Table
-from cribcli.ui.play import GameUI
+from cribcli.ui.seat import SeatUI
 from tests.conftest import Run
 from tests.scripted import moves
 
@@ -66,13 +66,14 @@ def test_a_game_described() -> None:
     assert describe(partners).startswith("You & Partner 0 v Left & Right 0 (easy), round 1")
 
 
-def at_the_table(muggins: bool = False) -> GameUI:
+def at_the_table(muggins: bool = False, said: list[str] | None = None) -> SeatUI:
+    """Seat 0 of a game against normal; what it is told goes into ``said``, if given."""
     info = GameInfo(
         Rules(muggins=muggins), (Seat("You"), Seat("Computer", "computer", Level.NORMAL)), 7
     )
     session = Session.start(info, {1: computer("normal", 7, 1)})
-    ui = GameUI(session, 0, Table(info.rules, ("You", "Computer"), viewer=0), say=lambda _: None)
-    return ui
+    heard = said.append if said is not None else (lambda _: None)
+    return SeatUI(session, 0, Table(info.rules, ("You", "Computer"), viewer=0), say=heard)
 
 
 def test_go_when_a_card_can_be_laid_names_the_cards() -> None:
@@ -167,12 +168,11 @@ def test_a_new_game_takes_only_what_a_daily_game_takes() -> None:
 
 def test_undo_takes_back_your_move_and_the_answers_to_it(cribbage: Run, tmp_path: Path) -> None:
     typed = moves(7)
-    ui = at_the_table()
+    said: list[str] = []
+    ui = at_the_table(said=said)
     ui.handle(typed[0])
     ui.run_computers()
     before = (ui.session.state, len(ui.session.events), list(ui.session.actions))
-    said: list[str] = []
-    ui.say = said.append
     assert ui.handle(typed[1]) is None  # a card laid: the computer answers it
     ui.run_computers()
     assert len(ui.session.actions) == len(before[2]) + 2
@@ -191,9 +191,8 @@ def test_undo_takes_back_your_move_and_the_answers_to_it(cribbage: Run, tmp_path
 
 
 def test_undo_goes_back_no_further_than_the_round(cribbage: Run) -> None:
-    ui = at_the_table()
     said: list[str] = []
-    ui.say = said.append
+    ui = at_the_table(said=said)
     ui.handle("undo")
     assert said[-1] == "nothing of yours to take back in this round"
     for line in moves(7)[:5]:  # the whole first round: a discard and four cards laid
@@ -209,9 +208,8 @@ def test_undo_goes_back_no_further_than_the_round(cribbage: Run) -> None:
 def test_a_discard_stands_once_the_starter_is_turned() -> None:
     """Taking the discard back after the cut would let you throw again knowing the
     starter: what is seen stays seen."""
-    ui = at_the_table()
     said: list[str] = []
-    ui.say = said.append
+    ui = at_the_table(said=said)
     ui.handle(moves(7)[0])
     ui.run_computers()
     assert ui.view.starter is not None

@@ -166,13 +166,13 @@ def test_the_repl_plays_a_whole_game_through_a_pipe(home: Path) -> None:
     from cribcli.record import GameInfo, Seat
     from cribcli.session import Session
     from cribcli.ui.narrate import Table
-    from cribcli.ui.play import GameUI
     from cribcli.ui.repl import run_repl
+    from cribcli.ui.seat import SeatUI
 
     info = GameInfo(Rules(), (Seat("You"), Seat("Computer", "computer", Level.NORMAL)), 7)
     session = Session.start(info, {1: computer("normal", 7, 1)})
     said: list[str] = []
-    ui = GameUI(session, 0, Table(info.rules, ("You", "Computer"), viewer=0), say=said.append)
+    ui = SeatUI(session, 0, Table(info.rules, ("You", "Computer"), viewer=0), say=said.append)
     ui.told = 0
     ui.tell()
     typed = moves(7, enter=True)
@@ -198,12 +198,12 @@ def test_completion_offers_only_sensible_cards(home: Path) -> None:
     from cribcli.record import GameInfo, Seat
     from cribcli.session import Session
     from cribcli.ui.narrate import Table
-    from cribcli.ui.play import GameUI
     from cribcli.ui.repl import CardCompleter
+    from cribcli.ui.seat import SeatUI
 
     info = GameInfo(Rules(), (Seat("You"), Seat("Computer", "computer", Level.NORMAL)), 7)
     session = Session.start(info, {1: computer("normal", 7, 1)})
-    ui = GameUI(session, 0, Table(info.rules, ("You", "Computer"), viewer=0), say=lambda _: None)
+    ui = SeatUI(session, 0, Table(info.rules, ("You", "Computer"), viewer=0), say=lambda _: None)
     completer = CardCompleter(ui)
 
     def offered(text: str) -> list[str]:

@@ -68,7 +68,7 @@ def a_game_keeps_the_rules(players: int, seed: int, target: int) -> None:
     for event in events:
         if isinstance(event, Dealt):
             dealt = [card for hand in event.hands for card in hand]
-            assert len(dealt) == len(set(dealt)) == rules.hand_size * players
+            assert len(dealt) == len(set(dealt)) == rules.dealt_size * players
     # every point is what the scoring core gives afresh
     pile: list = []  # type: ignore[type-arg]
     for event in events:
@@ -102,7 +102,7 @@ def test_card_conservation_in_every_state() -> None:
             held = [card for hand in state.hands for card in hand]
             laid = [card for _, card in state.plays]
             crib = list(state.crib)
-            dealt_count = info.rules.hand_size * players
+            dealt_count = info.rules.dealt_size * players
             rest = list(state.deck[dealt_count:])
             if len(crib) == 4 and players == 3:
                 rest = rest[1:]  # the deck card went to the crib

@@ -14,7 +14,7 @@ from cribcli.errors import CribbageError
 from cribcli.players import Level
 
 if TYPE_CHECKING:
-    from cribcli.engines import EngineCommand
+    from cribcli.protocol.referee import EngineCommand
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -112,7 +112,7 @@ LEVEL_CHOICE = click.Choice([str(level) for level in Level])
 
 
 def _move_time() -> float:
-    from cribcli.engines import MOVE_TIME
+    from cribcli.protocol.referee import MOVE_TIME
 
     return MOVE_TIME
 
@@ -128,7 +128,7 @@ MOVE_TIME_OPTION = click.option(
 
 def check_engine(value: str | None) -> EngineCommand | None:
     """``--opponent engine:CMD``, as an engine's command."""
-    from cribcli.engines import EngineCommand
+    from cribcli.protocol.referee import EngineCommand
 
     if value is None:
         return None

@@ -19,8 +19,8 @@ from cribcli.commands.options import (
     game_input_options,
     style_options,
 )
-from cribcli.engines import EngineCommand
 from cribcli.players import Level
+from cribcli.protocol.referee import EngineCommand
 
 PLAY_EXAMPLES = """\b
 Examples:
@@ -106,7 +106,7 @@ def play(
     resumes it, and a finished game's log is kept with your other games.
     """
     from cribcli.games import NewGame
-    from cribcli.ui.game import PlayOptions, play_game
+    from cribcli.ui.playing import PlayOptions, play_game
 
     ctx = click.get_current_context()
     new_game_options = [
@@ -199,7 +199,7 @@ def daily(
     from cribcli.stats import daily_result
     from cribcli.store import Places
     from cribcli.ui.console import warn
-    from cribcli.ui.game import PlayOptions, play_game
+    from cribcli.ui.playing import PlayOptions, play_game
     from cribcli.ui.render import daily_lines
 
     day = days.day_of(day, date.today())

@@ -127,7 +127,7 @@ def engine(level: str, seed: int | str) -> None:
     quit or standard input ends: any program that referees the protocol can seat
     cribcli's computers.
     """
-    from cribcli.protocol import ProtocolError, serve
+    from cribcli.protocol.messages import ProtocolError, serve
 
     def write(line: str) -> None:
         sys.stdout.write(line + "\n")

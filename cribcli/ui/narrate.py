@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import assert_never
 
 from cribcli.cards import Card
 from cribcli.engine import Rules
@@ -70,59 +71,66 @@ class Table:
 
 
 def narrate(event: Event, table: Table) -> list[str]:
-    """The lines that tell one event."""
+    """The lines that tell one event (every kind of event is told: a new one must be)."""
     names, style = table.names, table.style
-    if isinstance(event, DealerCut):
-        return [cut_line(event, table)]
-    if isinstance(event, Dealt):
-        lines = ["", f"Round {event.round}. {says(names[event.dealer], 'deals')}."]
-        if table.viewer is None:  # a replay shows every hand; at a seat, the table shows yours
-            lines.extend(
-                f"  {names[seat]}: {style.cards(hand)}" for seat, hand in enumerate(event.hands)
-            )
-        return lines
-    if isinstance(event, Discarded):
-        if table.sees(event.seat):
-            cards = event.cards if table.viewer is None else sorted(event.cards)
-            return [f"{names[event.seat]} put {style.cards(cards)} in the crib."]
-        count = len(event.cards)
-        return [f"{names[event.seat]} put {count} card{'s' if count > 1 else ''} in the crib."]
-    if isinstance(event, CribFromDeck):
-        if table.viewer is None:
-            return [f"The crib's fourth card comes off the deck: {style.card(event.card)}."]
-        return ["The crib's fourth card comes off the deck."]
-    if isinstance(event, StarterCut):
-        return [f"Starter: {style.card(event.starter)}."]
-    if isinstance(event, Played):
-        line = f"{names[event.seat]}: {style.card(event.card)} ({event.count})"
-        if event.items:
-            line += " \u2014 " + ", ".join(item.describe() for item in event.items)
-        return [line]
-    if isinstance(event, SaidGo):
-        return [f"{names[event.seat]}: go"]
-    if isinstance(event, Pegged):
-        reasons = ", ".join(item.describe() for item in event.items)
-        return [f"{names[event.seat]}: {reasons}"]
-    if isinstance(event, CountRestarted):
-        return [f"The count starts again. {says(names[event.leader], 'leads')}."]
-    if isinstance(event, Shown):
-        whose = f"{table.whose(event.seat)} {'crib' if event.show.is_crib else 'hand'}"
-        claim = [] if event.claimed is None else [claim_line(event, names[event.seat])]
-        if table.viewer is not None:
-            return [*compact_show_lines(event.show, style, whose, table.width), *claim]
-        lines = show_lines(event.show, style, title=whose)
-        return [
-            "",
-            *lines[:1],
-            *(f"  {line}" for line in lines[1:]),
-            *claim,
-            table.scores(event.scores),
-        ]
-    if isinstance(event, RoundEnded):
-        return ["", f"Scores after round {event.round}: {table.scores(event.scores)}."]
-    if isinstance(event, GameOver):
-        return game_over_lines(event, table)
-    raise TypeError(f"no narration for {event!r}")  # pragma: no cover
+    match event:
+        case DealerCut():
+            return [cut_line(event, table)]
+        case Dealt():
+            lines = ["", f"Round {event.round}. {says(names[event.dealer], 'deals')}."]
+            if table.viewer is None:  # a replay shows every hand; at a seat, the table does
+                lines.extend(
+                    f"  {names[seat]}: {style.cards(hand)}" for seat, hand in enumerate(event.hands)
+                )
+            return lines
+        case Discarded():
+            if table.sees(event.seat):
+                cards = event.cards if table.viewer is None else sorted(event.cards)
+                return [f"{names[event.seat]} put {style.cards(cards)} in the crib."]
+            count = len(event.cards)
+            return [f"{names[event.seat]} put {count} card{'s' * (count > 1)} in the crib."]
+        case CribFromDeck():
+            if table.viewer is None:
+                return [f"The crib's fourth card comes off the deck: {style.card(event.card)}."]
+            return ["The crib's fourth card comes off the deck."]
+        case StarterCut():
+            return [f"Starter: {style.card(event.starter)}."]
+        case Played():
+            line = f"{names[event.seat]}: {style.card(event.card)} ({event.count})"
+            if event.items:
+                line += " \u2014 " + ", ".join(item.describe() for item in event.items)
+            return [line]
+        case SaidGo():
+            return [f"{names[event.seat]}: go"]
+        case Pegged():
+            return [f"{names[event.seat]}: {', '.join(i.describe() for i in event.items)}"]
+        case CountRestarted():
+            return [f"The count starts again. {says(names[event.leader], 'leads')}."]
+        case Shown():
+            return shown_lines(event, table)
+        case RoundEnded():
+            return ["", f"Scores after round {event.round}: {table.scores(event.scores)}."]
+        case GameOver():
+            return game_over_lines(event, table)
+        case _:
+            assert_never(event)
+
+
+def shown_lines(event: Shown, table: Table) -> list[str]:
+    """A count of the show: at a seat, in a few lines; in a replay, item by item."""
+    names, style = table.names, table.style
+    whose = f"{table.whose(event.seat)} {'crib' if event.show.is_crib else 'hand'}"
+    claim = [] if event.claimed is None else [claim_line(event, names[event.seat])]
+    if table.viewer is not None:
+        return [*compact_show_lines(event.show, style, whose, table.width), *claim]
+    lines = show_lines(event.show, style, title=whose)
+    return [
+        "",
+        *lines[:1],
+        *(f"  {line}" for line in lines[1:]),
+        *claim,
+        table.scores(event.scores),
+    ]
 
 
 def cut_line(event: DealerCut, table: Table) -> str:

@@ -27,13 +27,13 @@ from prompt_toolkit.utils import is_dumb_terminal
 from cribcli.engine import seats_to_act
 from cribcli.errors import printable
 from cribcli.store import reason
-from cribcli.ui.play import GameUI, Quit
+from cribcli.ui.seat import Quit, SeatUI
 
 
 class CardCompleter(Completer):
     """Offers the cards that make sense now (never one already typed), then commands."""
 
-    def __init__(self, ui: GameUI) -> None:
+    def __init__(self, ui: SeatUI) -> None:
         self.ui = ui
 
     def get_completions(self, document: Document, event: CompleteEvent) -> Iterable[Completion]:
@@ -117,7 +117,7 @@ def history_in(path: Path | None, warn: Callable[[str], None]) -> History:
 
 
 def run_repl(
-    ui: GameUI,
+    ui: SeatUI,
     history: Path | None = None,
     *,
     pace: float = 0.0,
@@ -159,7 +159,7 @@ def _width(session: PromptSession[str]) -> int:
 class _Repl:
     """One game at the prompt: the person's lines, and the computers' moves between them."""
 
-    def __init__(self, ui: GameUI, prompt: PromptSession[str], pace: float) -> None:
+    def __init__(self, ui: SeatUI, prompt: PromptSession[str], pace: float) -> None:
         self.ui = ui
         self.prompt = prompt
         self.pace = pace

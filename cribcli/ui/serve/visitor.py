@@ -24,9 +24,9 @@ from cribcli.players import Level
 from cribcli.stats import history_of
 from cribcli.store import reason
 from cribcli.ui.narrate import Table
-from cribcli.ui.play import COMMANDS, Command, GameUI
 from cribcli.ui.render import Style, stats_lines
 from cribcli.ui.repl import CardCompleter, say
+from cribcli.ui.seat import COMMANDS, Command, SeatUI
 
 if TYPE_CHECKING:
     from cribcli.ui.serve.room import Room
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 class _Seated:
     table: ServedTable
     seat: int
-    ui: GameUI | None = None
+    ui: SeatUI | None = None
     shown_at: int = -1
     """How many events had happened when the table was last shown."""
 
@@ -315,7 +315,7 @@ class Visitor:
         )
         width = self._width()
         table = Table(session.info.rules, names, self.style, viewer=seat, width=width)
-        ui = GameUI(session, seat, table, say=self.say, commands=self._table_commands())
+        ui = SeatUI(session, seat, table, say=self.say, commands=self._table_commands())
         seated.ui = ui
         if not session.actions:  # a new game: from the cut for the deal
             ui.told = 0
@@ -388,7 +388,7 @@ class Visitor:
 
     # --- at a game --------------------------------------------------------------------
 
-    async def _at_game(self, text: str, ui: GameUI) -> None:
+    async def _at_game(self, text: str, ui: SeatUI) -> None:
         seated = self.seated
         assert seated is not None
         table, room = seated.table, self.room

@@ -3,7 +3,7 @@
 A program at the table (an *engine*) reads one JSON object a line and answers the
 decisions with one; docs/engine-protocol.md describes it for people who write them. This
 module owns the messages' shape, and nothing else: no processes, no clock (those are
-:mod:`cribcli.engines`). A seat is told only what its :class:`View` holds, and the
+:mod:`cribcli.protocol.referee`). A seat is told only what its :class:`View` holds, and the
 events as that seat saw them.
 """
 
@@ -11,12 +11,27 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, assert_never
 
 from cribcli.cards import Card, parse_cards
 from cribcli.engine import Discard, Phase, Play, Rules, View
 from cribcli.errors import CribbageError, printable
-from cribcli.events import CribFromDeck, Dealt, Discarded, Event, event_json
+from cribcli.events import (
+    CountRestarted,
+    CribFromDeck,
+    DealerCut,
+    Dealt,
+    Discarded,
+    Event,
+    GameOver,
+    Pegged,
+    Played,
+    RoundEnded,
+    SaidGo,
+    Shown,
+    StarterCut,
+    event_json,
+)
 from cribcli.record import NAME_LIMIT, GameInfo
 
 PROTOCOL = 1
@@ -49,13 +64,22 @@ def public_event(event: Event, seat: int) -> dict[str, object]:
     """An event as ``seat`` saw it: another seat's dealt cards as their number, another
     seat's discard and the crib's card from the deck without their cards."""
     data = event_json(event)
-    if isinstance(event, Dealt):
-        data["hands"] = [
-            _cards(hand) if n == seat else len(hand) for n, hand in enumerate(event.hands)
-        ]
-    elif isinstance(event, Discarded | CribFromDeck) and data.get("seat") != seat:
-        data.pop("cards", None)
-        data.pop("card", None)
+    match event:
+        case Dealt():
+            data["hands"] = [
+                _cards(hand) if n == seat else len(hand) for n, hand in enumerate(event.hands)
+            ]
+        case Discarded() if event.seat != seat:
+            del data["cards"]
+        case CribFromDeck():
+            del data["card"]
+        case (
+            DealerCut() | Discarded() | StarterCut() | Played() | SaidGo() | CountRestarted()
+            | Pegged() | Shown() | RoundEnded() | GameOver()
+        ):  # fmt: skip
+            pass  # seen by every seat as it is
+        case _:
+            assert_never(event)
     return data
 
 
@@ -74,7 +98,7 @@ def new_game(info: GameInfo, seat: int) -> dict[str, object]:
         "rules": {
             "players": rules.players,
             "target": rules.target,
-            "hand_size": rules.hand_size,
+            "hand_size": rules.dealt_size,
             "throw": rules.discard_size,
             "muggins": rules.muggins,
         },

@@ -4,7 +4,6 @@ said back. The same controller drives the prompt_toolkit REPL and the plain line
 
 from __future__ import annotations
 
-import json
 import re
 import textwrap
 from collections.abc import Callable, Mapping
@@ -13,7 +12,6 @@ from dataclasses import dataclass
 from cribcli.cards import Card, parse_cards
 from cribcli.coach import Review, joined, review
 from cribcli.engine import (
-    Action,
     Claim,
     Discard,
     Phase,
@@ -25,28 +23,21 @@ from cribcli.engine import (
 )
 from cribcli.errors import CribbageError
 from cribcli.events import (
-    CribFromDeck,
     Dealt,
-    Discarded,
     GameOver,
     RoundEnded,
-    Shown,
 )
-from cribcli.protocol import public_event, view_json
+from cribcli.protocol.messages import view_json
 from cribcli.session import Session
 from cribcli.ui.narrate import Table, narrate, says
 from cribcli.ui.render import (
     WIDE,
     board_lines,
-    coach_line,
-    coach_summary,
-    fit,
     hand_line,
     pegs_of,
-    review_lines,
-    why_words,
 )
 from cribcli.ui.texts import TIPS, page, rules
+from cribcli.ui.voice import Events, Voice, Words
 
 
 class Quit(Exception):
@@ -59,13 +50,40 @@ class Command:
 
     name: str
     help: str
-    run: Callable[[GameUI], None]
+    run: Callable[[SeatUI], None]
     between_deals: bool = False
     """Whether it can be typed while a show is on screen, before the next deal is told
     (nothing that would show the next deal, or act in it)."""
 
 
-class GameUI:
+class Coach:
+    """A seat's decisions judged as the game goes: each round's once its show is over
+    (and kept), the whole game's at its end."""
+
+    def __init__(self, session: Session, seat: int) -> None:
+        self.session = session
+        self.seat = seat
+        self.reviewed: dict[int, Review] = {}
+        """This seat's decisions, judged, by round."""
+        self.game_review: Review | None = None
+        """The whole game's, once summed up at its end."""
+
+    def judged(self, round_number: int) -> Review:
+        """This seat's decisions in a round, judged (once, and kept)."""
+        if round_number not in self.reviewed:
+            self.reviewed[round_number] = review(
+                self.session.info, self.session.actions, self.seat, round_number=round_number
+            )
+        return self.reviewed[round_number]
+
+    def whole(self) -> Review:
+        """Every round's decisions together (kept as :attr:`game_review`)."""
+        last = self.session.state.round
+        self.game_review = joined([self.judged(number) for number in range(1, last + 1)])
+        return self.game_review
+
+
+class SeatUI:
     """One person's seat at the table: prompts, commands, narration."""
 
     def __init__(
@@ -83,15 +101,12 @@ class GameUI:
         self.session = session
         self.seat = seat
         self.table = table
-        self._out = say
-        self.say = say
+        words = Words(lambda: self.table, say, seat)
+        self.voice: Voice = Events(say, seat) if as_json else words
+        """Everything this seat is told goes through it: words, or JSON events."""
+        self.say = self.voice.line
         """Tell the player a line: wrapped to the table's width (if it has one), or in
         JSON mode as a ``message`` event."""
-        if as_json:
-            self.say = self._message
-        elif table.width is not None:
-            self.say = _fitted(say, lambda: self.table.width or WIDE)
-        self.as_json = as_json
         self.commands: Mapping[str, Command] = COMMANDS if commands is None else commands
         """The words this prompt understands besides cards: its help and its dispatch."""
         self.pausing = pausing
@@ -107,12 +122,9 @@ class GameUI:
         a long text is shown a screenful at a time."""
         self.more: list[str] = []
         """The rest of a long text, shown a screenful at a time on Enter."""
-        self.coach = coach
+        self.coach = Coach(session, seat)
+        self.coaching = coach
         """After each show, say what this seat's costly decisions of the round lost."""
-        self.reviewed: dict[int, Review] = {}
-        """This seat's decisions, judged, by round (each once its show is over)."""
-        self.game_review: Review | None = None
-        """The whole game's, once the coach has summed it up at the end."""
 
     # --- what happens ------------------------------------------------------------------
 
@@ -122,20 +134,12 @@ class GameUI:
         events = self.session.events
         while self.told < len(events) and not self.between_deals:
             number = self.told
-            event, previous = events[number], events[number - 1] if number else None
+            event = events[number]
             self.told = number + 1
-            if self.as_json:
-                self.emit(public_event(event, self.seat))
-            else:
-                if isinstance(event, Shown) and not isinstance(previous, Shown):
-                    self.say("")  # the show begins
-                for line in narrate(event, self.table):
-                    self.say(line)
-                if isinstance(event, Shown) and event.show.is_crib:
-                    self.say(f"  thrown: {self._thrown(number)}")
-            if isinstance(event, RoundEnded) and self.coach:
+            self.voice.happened(events, number)
+            if isinstance(event, RoundEnded) and self.coaching:
                 self._coach_round(event.round)
-            if isinstance(event, GameOver) and self.coach:
+            if isinstance(event, GameOver) and self.coaching:
                 self._coach_game()
             if isinstance(event, RoundEnded) and self.pausing:
                 self.between_deals = True
@@ -147,36 +151,18 @@ class GameUI:
 
     # --- the coach ---------------------------------------------------------------------
 
-    def judged(self, round_number: int) -> Review:
-        """This seat's decisions in a round, judged (once, and kept)."""
-        if round_number not in self.reviewed:
-            self.reviewed[round_number] = review(
-                self.session.info, self.session.actions, self.seat, round_number=round_number
-            )
-        return self.reviewed[round_number]
-
     def _coach_round(self, round_number: int) -> None:
         """After a show: each of the round's decisions that lost more than a slip."""
-        for decision in self.judged(round_number).decisions:
+        for decision in self.coach.judged(round_number).decisions:
             if decision.costly:
-                if self.as_json:
-                    self.emit({"event": "coach", **decision.as_json()})
-                else:
-                    self.say(coach_line(decision, self.table.style))
+                self.voice.coach(decision)
 
     def _coach_game(self) -> None:
         """At the end of the game: the last round's costly decisions (it had no show to
         follow, or the game ended in it), then what all the decisions lost, and where to
         see them."""
-        last = self.session.state.round
-        self._coach_round(last)
-        whole = joined([self.judged(number) for number in range(1, last + 1)])
-        self.game_review = whole
-        if self.as_json:
-            self.emit({"event": "coach", **whole.summary_json()})
-            return
-        for line in coach_summary(whole):
-            self.say(line)
+        self._coach_round(self.session.state.round)
+        self.voice.coach_summary(self.coach.whole())
 
     def show_review(self) -> None:
         """The decisions of the last round whose show is over, each with what it lost."""
@@ -186,25 +172,7 @@ class GameUI:
         if not ended:
             self.say("Nothing to review yet: a round's decisions are judged once its show is over.")
             return
-        judged = self.judged(ended[-1])
-        if self.as_json:
-            for decision in judged.decisions:
-                self.emit({"event": "review", **decision.as_json()})
-            return
-        for line in review_lines(judged, self.session.info, self.table.style)[1:]:
-            self.say(line)
-
-    def _thrown(self, upto: int) -> str:
-        """Who put which cards in this round's crib, from the round's events."""
-        events = self.session.events[:upto]
-        start = max(i for i, e in enumerate(events) if isinstance(e, Dealt))
-        style, parts = self.table.style, []
-        for event in events[start:]:
-            if isinstance(event, Discarded):
-                parts.append(f"{style.cards(sorted(event.cards))} from {self._whom(event.seat)}")
-            elif isinstance(event, CribFromDeck):
-                parts.append(f"{style.card(event.card)} from the deck")
-        return ", ".join(parts)
+        self.voice.review(self.coach.judged(ended[-1]), self.session.info)
 
     def say_long(self, text: str) -> None:
         """A text of :mod:`cribcli.ui.texts`, wrapped to the screen's width; on a screen too
@@ -220,13 +188,6 @@ class GameUI:
         """The next screenful of a long text."""
         rest, self.more = self.more, []
         self.say_long("\n".join(rest))
-
-    def emit(self, data: dict[str, object]) -> None:
-        """One JSON line (line mode with --json)."""
-        self._out(json.dumps(data))
-
-    def _message(self, text: str) -> None:
-        self.emit({"event": "message", "text": text})
 
     def decision(self) -> dict[str, object]:
         """What the game waits for from this seat, whole, for a program to answer: what
@@ -244,20 +205,6 @@ class GameUI:
             what, cards = ("crib", seen.crib) if seen.crib else ("hand", seen.kept)
             data["counting"] = {"what": what, "cards": [str(card) for card in sorted(cards)]}
         return data
-
-    def _move(self, action: Action) -> dict[str, object]:
-        """A move taken back, as a program may see it (another seat's discard unseen)."""
-        if isinstance(action, Play):
-            return {"seat": action.seat, "card": str(action.card)}
-        if isinstance(action, Discard):
-            cards = [str(c) for c in sorted(action.cards)] if action.seat == self.seat else None
-            return {"seat": action.seat, "discard": cards}
-        if isinstance(action, Claim):
-            return {"seat": action.seat, "count": action.points}
-        return {"seat": action.seat, "forfeit": action.reason}
-
-    def _whom(self, seat: int) -> str:
-        return "you" if seat == self.seat else self.table.names[seat]
 
     def run_computers(self) -> None:
         """Let the computers act until it is this seat's turn or the game is over."""
@@ -418,18 +365,7 @@ class GameUI:
         if best is None:  # no hand the others could hold fits what was seen
             self.say("No hint: what was laid fits no hand the others could hold.")
             return
-        if self.as_json:
-            shown: dict[str, object] = {"lay": str(best.cards[0])}
-            if what == "throw":
-                kept = [card for card in sorted(seen.hand) if card not in best.cards]
-                shown = {
-                    "discard": [str(c) for c in sorted(best.cards)],
-                    "keep": [str(c) for c in kept],
-                }
-            self.emit({"event": "hint", **shown, "why": best.why.as_json()})
-            return
-        cards = self.table.style.cards(sorted(best.cards))
-        self.say(f"Hint: {what} {cards}: {why_words(best.why, self.table.style)}.")
+        self.voice.hint(what, best, seen)
 
     def show_hand(self) -> None:
         """Your cards, and what you threw."""
@@ -468,25 +404,7 @@ class GameUI:
                 why = str(error)
             else:
                 self.told = len(self.session.events)
-                if self.as_json:
-                    self.emit({"event": "taken_back", "moves": [self._move(a) for a in taken]})
-                    return
-                style = self.table.style
-                parts = []
-                for action in taken:
-                    whose = "your" if action.seat == self.seat else self.table.whose(action.seat)
-                    if isinstance(action, Play):
-                        parts.append(f"{whose} {style.card(action.card)}")
-                    elif isinstance(action, Discard):
-                        shown = (
-                            f" {style.cards(sorted(action.cards))}"
-                            if action.seat == self.seat
-                            else ""
-                        )
-                        parts.append(f"{whose} discard{shown}")
-                    else:
-                        parts.append(f"{whose} count")
-                self.say(f"Taken back: {', '.join(parts)}.")
+                self.voice.taken_back(taken)
                 return
         self.say(why)
 
@@ -502,25 +420,13 @@ class GameUI:
         raise Quit
 
 
-def _fitted(say: Callable[[str], None], width: Callable[[], int]) -> Callable[[str], None]:
-    """``say``, each line wrapped at spaces (never mid-word) to the width the table has
-    when it is said (a terminal can be resized)."""
-
-    def fitted(text: str) -> None:
-        for line in text.split("\n"):
-            for part in fit(line, width()):
-                say(part)
-
-    return fitted
-
-
 COMMANDS = {
     command.name: command
     for command in (
-        Command("hint", "the best throw or card to lay, and why", GameUI.hint),
-        Command("hand", "your cards", GameUI.show_hand),
-        Command("score", "the scores", GameUI.show_score, between_deals=True),
-        Command("log", "this round so far", GameUI.show_log, between_deals=True),
+        Command("hint", "the best throw or card to lay, and why", SeatUI.hint),
+        Command("hand", "your cards", SeatUI.show_hand),
+        Command("score", "the scores", SeatUI.show_score, between_deals=True),
+        Command("log", "this round so far", SeatUI.show_log, between_deals=True),
         Command("tips", "advice on playing well", lambda ui: ui.say_long(TIPS), True),
         Command(
             "rules",
@@ -528,10 +434,10 @@ COMMANDS = {
             lambda ui: ui.say_long(rules(ui.view.rules.target)),
             between_deals=True,
         ),
-        Command("undo", "take back your last move (practice games)", GameUI.undo),
-        Command("review", "what your decisions in the last round cost", GameUI.show_review),
-        Command("help", "this list", GameUI.show_help, between_deals=True),
-        Command("quit", "save the game and leave; it carries on next time", GameUI.quit, True),
+        Command("undo", "take back your last move (practice games)", SeatUI.undo),
+        Command("review", "what your decisions in the last round cost", SeatUI.show_review),
+        Command("help", "this list", SeatUI.show_help, between_deals=True),
+        Command("quit", "save the game and leave; it carries on next time", SeatUI.quit, True),
     )
 }
 """The words ``play``'s prompt understands besides cards: its help, its dispatch, its

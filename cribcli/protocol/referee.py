@@ -29,7 +29,7 @@ from cribcli.engine import Discard, Play, View
 from cribcli.errors import CribbageError
 from cribcli.events import Event, GameOver
 from cribcli.players.base import PlayerFailed
-from cribcli.protocol import (
+from cribcli.protocol.messages import (
     ProtocolError,
     clean,
     decision,

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
-from cribcli.engines import MOVE_TIME, PREFIX
 from cribcli.errors import Exit, printable
 from cribcli.events import GameOver
 from cribcli.games import (
@@ -30,16 +29,18 @@ from cribcli.games import (
     remembered_level,
 )
 from cribcli.players import Level
+from cribcli.protocol.referee import MOVE_TIME, PREFIX
 from cribcli.stats import daily_result
 from cribcli.store import Places
 from cribcli.tally import game_points
 from cribcli.ui import PACE
 from cribcli.ui.console import warn
-from cribcli.ui.lines import ScriptError, run_lines
-from cribcli.ui.narrate import Table, summary_lines
-from cribcli.ui.play import GameUI, Quit
-from cribcli.ui.render import daily_lines, daily_opening, decide_style
+from cribcli.ui.lines import run_lines
+from cribcli.ui.narrate import Table
+from cribcli.ui.render import daily_opening, decide_style
+from cribcli.ui.seat import Quit, SeatUI
 from cribcli.ui.signals import Stopped, stopped_by_signals
+from cribcli.ui.voice import ScriptError
 
 
 @dataclass
@@ -138,7 +139,7 @@ def _play(options: PlayOptions) -> tuple[int, bool]:
             from cribcli.ui import repl
 
             say = repl.say
-        ui = GameUI(
+        ui = SeatUI(
             session, 0, table, say=say, as_json=options.as_json,
             coach=coach_wanted(places, options.coach),
         )  # fmt: skip
@@ -164,7 +165,7 @@ def _play(options: PlayOptions) -> tuple[int, bool]:
                 finished = run_repl(ui, places.history, pace=pace, warn=warn)
             else:
                 lines = options.script if options.script is not None else options.stdin
-                finished = run_lines(ui, lines, say)
+                finished = run_lines(ui, lines)
         except Quit:
             saved = f"The game is saved: {carry_on} where you left off."
             return _left(held.leave(name), ui, saved), False
@@ -184,7 +185,7 @@ def _play(options: PlayOptions) -> tuple[int, bool]:
         if not finished:
             ended = f"The script ended before the game did: the game is saved; {carry_on}."
             return _left(held.leave(name), ui, None if options.as_json else ended), False
-        judged = ui.game_review if ui.seat == 0 else None
+        judged = ui.coach.game_review
         lost = judged.as_lost() if judged is not None else None
         filed = held.finish(session, name, lost)
         _sum_up(ui, began)
@@ -201,30 +202,17 @@ WELCOME = (
 """What a first game says once, under the first deal."""
 
 
-def _sum_up(ui: GameUI, began: float | None) -> None:
-    """The end of a game, summed up: its length, the result, the final board, and each
-    side's points by source (in JSON mode, a ``summary`` event)."""
+def _sum_up(ui: SeatUI, began: float | None) -> None:
+    """The end of a game, summed up: at a terminal, the board that stood below the
+    prompt; then who won and by what, the game's length, and each side's points by
+    source."""
     session = ui.session
     over = session.events[-1]
     assert isinstance(over, GameOver)
-    rules = session.info.rules
-    points = game_points(session.events, rules.sides)
-    if ui.as_json:
-        ui.emit(
-            {
-                "event": "summary",
-                "deals": session.state.round,
-                "points": [p._asdict() | {"total": sum(p)} for p in points],
-            }
-        )
-        return
-    ui.say("")
-    if ui.table.width is not None:  # at a terminal: the board that stood below the prompt
-        for line in ui.pegs(ui.table.width):
-            ui.say(line)
+    board = [] if ui.table.width is None else ui.pegs(ui.table.width)  # (at a terminal)
     minutes = None if began is None else round((time.monotonic() - began) / 60)
-    for line in summary_lines(over, session.state.round, minutes, points, ui.table):
-        ui.say(line)
+    points = game_points(session.events, session.info.rules.sides)
+    ui.voice.summary(over, session.state.round, minutes, points, board)
 
 
 def _new_game(options: PlayOptions, places: Places, interactive: bool) -> NewGame:
@@ -235,7 +223,7 @@ def _new_game(options: PlayOptions, places: Places, interactive: bool) -> NewGam
     return new
 
 
-def _left(left: Left, ui: GameUI, saved: str | None) -> int:
+def _left(left: Left, ui: SeatUI, saved: str | None) -> int:
     """Say how a game left before its end stands. Returns the exit status: 1 if it could
     not be saved where it lives (it was kept elsewhere, and that was told)."""
     if left.saved:
@@ -243,37 +231,21 @@ def _left(left: Left, ui: GameUI, saved: str | None) -> int:
             ui.say(saved)
         return Exit.OK
     if left.kept is None:
-        _show_log(left.text, ui)
+        ui.voice.whole_log(left.text)
     return Exit.DATA
 
 
-def _filed(filed: Filed, held: HeldGame, options: PlayOptions, ui: GameUI) -> int:
+def _filed(filed: Filed, held: HeldGame, options: PlayOptions, ui: SeatUI) -> int:
     """Say where a finished game's log went; for a daily game, its result."""
-    games = held.places.games
     if filed.path is None:
-        _show_log(held.saver.text, ui)
-    elif ui.as_json:
-        ui.emit({"event": "saved", "path": str(filed.path)})
-    elif filed.path.parent == games:
-        ui.say(f"The game's log is in {filed.path} ('cribbage replay --last' tells it again).")
+        ui.voice.whole_log(held.saver.text)
+    else:
+        ui.voice.filed(filed.path, filed.path.parent == held.places.games)
     if options.daily and filed.ok:
         result = daily_result(held.places, options.daily, warn)
-        if result is not None and ui.as_json:
-            ui.emit(result.as_json())
-        elif result is not None:
-            for line in daily_lines(result, today=options.daily == options.today):
-                ui.say(line)
+        if result is not None:
+            ui.voice.daily(result, today=options.daily == options.today)
     return Exit.OK if filed.ok else Exit.DATA
-
-
-def _show_log(text: str, ui: GameUI) -> None:
-    """The last resort for a log that could be written nowhere: show it whole."""
-    if ui.as_json:
-        ui.emit({"event": "log", "text": text})
-        return
-    ui.say("The game's log, which could not be written to any file:")
-    for line in text.splitlines():
-        ui.say(line)
 
 
 def _columns(stream: TextIO) -> int:
