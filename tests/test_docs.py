@@ -215,3 +215,24 @@ def test_every_prompt_word_is_named_where_people_look() -> None:
     helped = "\n".join(lobby_help())
     for command in LOBBY:
         assert f"  {command.name}" in helped
+
+
+def test_the_design_page_names_the_modules_that_exist() -> None:
+    """docs/design.md's layers name every module of the package and of ui/, and each
+    module they name is there."""
+    page = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    table = page.split("## Layers")[1].split("## One owner each")[0]
+    rows = [line.split("|") for line in table.splitlines() if line.startswith("| ")][1:]
+    named = {word for row in rows for word in re.findall(r"`([a-z_]+)/?`", row[2] + row[3])}
+    listed = {word for row in rows for word in re.findall(r"`([a-z_]+)/?`", row[2])}
+    package = ROOT / "cribcli"
+    modules = {p.stem for p in package.glob("*.py")} | {
+        p.name for p in package.iterdir() if p.is_dir() and (p / "__init__.py").exists()
+    }
+    modules |= {p.stem for p in (package / "ui").glob("*.py")} | {"serve"}
+    modules -= {"__init__", "__main__", "rank_points"}  # (the rank table's text: scoring's)
+    assert modules <= named | {"ui"}, modules - named
+    for name in listed:
+        folders = ("", "ui", "ui/serve", "protocol", "players")
+        there = [package / folder / f"{name}.py" for folder in folders] + [package / name]
+        assert any(path.exists() for path in there), name
