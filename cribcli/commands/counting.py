@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import TextIO
 
@@ -64,6 +63,8 @@ def score(
     except CribbageError as error:
         raise UserError(str(error)) from None
     if as_json:
+        import json
+
         click.echo(json.dumps(result.as_json()))
         return
     style = decide_style(sys.stdout, ascii_only=ascii_only, no_color=no_color)
@@ -73,6 +74,8 @@ def score(
 
 def score_each_line(stream: TextIO, *, crib: bool, as_json: bool) -> int:
     """Score one hand a line; report bad lines by number and go on. Returns the exit status."""
+    import json
+
     from cribcli.scoring import score_lines
     from cribcli.store import LINE_LIMIT, bounded_lines
     from cribcli.ui.render import show_line

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, TextIO
 
 from cribcli.cards import Card
 from cribcli.errors import printable
-from cribcli.reasons import LayWhy, ThrowWhy
 from cribcli.scoring import COUNT_LIMIT, ShowItem, ShowScore
 
 if TYPE_CHECKING:
     from cribcli.analysis import Advice, DiscardValue
     from cribcli.coach import Decision, ForTheWin, LayValue, PegAdvice, Review
     from cribcli.match import Report
+    from cribcli.reasons import LayWhy, ThrowWhy
     from cribcli.record import GameInfo
     from cribcli.stats import DailyResult, History
 
@@ -408,6 +408,8 @@ def kept_words(items: Sequence[ShowItem]) -> str:
 
 def why_words(why: ThrowWhy | LayWhy, style: Style = PLAIN) -> str:
     """Why the best was best, in a few words, from the measure that chose it."""
+    from cribcli.reasons import ThrowWhy  # (what ``score`` draws needs none of this)
+
     if isinstance(why, ThrowWhy):
         crib = _signed(why.crib, style)
         words = f"keeps {kept_words(why.keeps)}; hand {why.hand:.1f}, crib {crib}"
