@@ -30,12 +30,9 @@ import pytest
 from cribcli.engine import Action, Discard, Play
 from cribcli.record import loads, replay
 from tests.scripted import moves
+from tests.terminal import ANSI, HANG, environment, settle
 
 ROOT = Path(__file__).resolve().parents[1]
-PROMPT = re.compile(
-    r"(Put \d in the crib>|Your play, count \d+>|Press Enter for the next deal>)\s*$"
-)
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 STTY_LINE = re.compile(r"^[0-9a-f]+(?::[0-9a-f]+)+\r?$", re.MULTILINE)
 PASTE_ON, PASTE_OFF = "\x1b[?2004h", "\x1b[?2004l"
 
@@ -48,38 +45,15 @@ def spawn_in_shell(
 ) -> pexpect.spawn[str]:
     """``stty -g; cribbage play OPTIONS; echo EXIT=$?; stty -g`` in a new pseudo-terminal."""
     play = f"{shlex.quote(sys.executable)} -m cribcli play {options}"
-    env = {
-        **os.environ,
-        "CRIBBAGE_HOME": str(home),
-        "PROMPT_TOOLKIT_NO_CPR": "1",
-        "TERM": "xterm-256color",
-        "LANG": "C.UTF-8",
-        "COLUMNS": "80",
-        "LINES": "30",
-    }
-    env.pop("NO_COLOR", None)
     return pexpect.spawn(
         "sh",
         ["-c", f"stty -g; {play}; echo EXIT=$?; stty -g"],
         cwd=str(ROOT),
-        env=env,
+        env=environment(str(home)),
         encoding="utf-8",
-        timeout=30,
+        timeout=HANG,
         dimensions=(30, 80),
     )
-
-
-def read_to_prompt(child: pexpect.spawn[str], timeout: float = 30) -> str:
-    """The raw output until the program waits at a prompt with nothing more to say."""
-    text = ""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            text += child.read_nonblocking(100_000, timeout=0.3)
-        except pexpect.TIMEOUT:
-            if PROMPT.search(ANSI.sub("", text)):
-                return text
-    raise AssertionError(f"no prompt: {ANSI.sub('', text)[-300:]!r}")
 
 
 def read_to_end(child: pexpect.spawn[str], timeout: float = 30) -> str:
@@ -116,11 +90,11 @@ def test_a_signal_at_the_prompt_puts_the_terminal_back(
     discard = moves(7, enter=True)[0]
     child = spawn_in_shell(tmp_path)
     try:
-        before = read_to_prompt(child)
+        before = settle(child, raw=True)
         assert "Put 2 in the crib>" in ANSI.sub("", before)
         if moment == "after a discard":
             child.sendline(discard)
-            before += read_to_prompt(child)
+            before += settle(child, raw=True)
         os.kill(game_pid(tmp_path), signal_number)
         after = read_to_end(child)
     finally:
@@ -313,8 +287,6 @@ SEED = 11
 PACE = 0.12
 """Seconds between the lines fed to a game: the whole game takes a fraction of a second
 from a pipe at once, so lines come as if typed, and the kills land during the game."""
-HANG = 120.0
-"""Seconds of waiting that can only be a hang (a ceiling, never a measure)."""
 
 
 def person_moves(save: Path) -> int:

@@ -3,11 +3,9 @@ resume, and finish, as a person at a terminal would."""
 
 from __future__ import annotations
 
-import os
 import re
 import signal
 import sys
-import time
 from pathlib import Path
 
 import pexpect
@@ -16,62 +14,18 @@ import pytest
 from cribcli.engine import Play
 from cribcli.record import loads, replay
 from tests.scripted import moves
-
-# prompt_toolkit draws the trailing space of a prompt as a cursor move: match without it
-PROMPT = (
-    r"(Put \d in the crib>|Your play, count \d+>|Press Enter for the next deal>"
-    r"|Another game\? \[Y/n\]:|\[[a-z]+\]:|\[Y/n\]:|\[y/N\]:)"
-)
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+from tests.terminal import ANSI, HANG, drawn, environment, settle
 
 
 def spawn(home: Path, *args: str) -> pexpect.spawn[str]:
-    env = {
-        **os.environ,
-        "CRIBBAGE_HOME": str(home),
-        "PROMPT_TOOLKIT_NO_CPR": "1",
-        "TERM": "xterm-256color",
-        "LANG": "C.UTF-8",
-        "COLUMNS": "80",
-        "LINES": "30",
-    }
-    env.pop("NO_COLOR", None)
-    child = pexpect.spawn(
+    return pexpect.spawn(
         sys.executable,
         ["-m", "cribcli", "play", *args],
-        env=env,
+        env=environment(str(home)),
         encoding="utf-8",
-        timeout=30,
+        timeout=HANG,
         dimensions=(30, 80),
     )
-    return child
-
-
-def drawn(text: str) -> str:
-    """A pattern for ``text`` as prompt_toolkit draws it: a key at a time, with escape
-    codes between the letters."""
-    return "(?:\x1b\\[[0-9;?]*[A-Za-z])*".join(re.escape(letter) for letter in text)
-
-
-def settle(child: pexpect.spawn[str], timeout: float = 30) -> str:
-    """Read until the program waits at a prompt with nothing more to say; the text read.
-
-    prompt_toolkit redraws its prompt as keys arrive, and the board below it, so waiting
-    for the prompt's words alone could match a stale drawing: wait for the output to go
-    quiet with a prompt the last thing asked (not the prompt that waits for the computer).
-    """
-    text = ""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            text += child.read_nonblocking(100_000, timeout=0.3)
-        except pexpect.TIMEOUT:
-            asked = list(re.finditer(PROMPT + "|waiting for ", ANSI.sub("", text)))
-            if asked and asked[-1].group() != "waiting for ":
-                return ANSI.sub("", text)
-        except pexpect.EOF:
-            return ANSI.sub("", text)
-    raise AssertionError(f"no prompt: {ANSI.sub('', text)[-300:]!r}")
 
 
 @pytest.mark.slow

@@ -30,6 +30,7 @@ from cribcli.games import (
 )
 from cribcli.players import Level
 from cribcli.protocol.referee import MOVE_TIME, PREFIX
+from cribcli.session import Session
 from cribcli.stats import daily_result
 from cribcli.store import Places
 from cribcli.tally import game_points
@@ -125,74 +126,94 @@ def _play(options: PlayOptions) -> tuple[int, bool]:
         if session is None:
             session = held.start(kind.info(_new_game(options, places, interactive), places))
         began = time.monotonic() if fresh and interactive else None  # how long it took
-        name = kind.filed_name(session.info)
-        style = decide_style(
-            options.stdout,
-            ascii_only=options.ascii_only or options.as_json,
-            color=False if (options.no_color or not interactive) else None,
-        )
-        width = _columns(options.stdout) if interactive else None
-        names = tuple(seat.name for seat in session.info.seats)
-        table = Table(session.info.rules, names, style, viewer=0, width=width)
-        say: Callable[[str], None] = _sayer(options.stdout)
-        if interactive:
-            from cribcli.ui import repl
-
-            say = repl.say
-        ui = SeatUI(
-            session, 0, table, say=say, as_json=options.as_json,
-            coach=coach_wanted(places, options.coach),
-        )  # fmt: skip
-        if options.daily:
-            ui.say(daily_opening(options.daily, today=options.daily == options.today))
-        if fresh:
-            ui.told = 0
-            ui.tell()  # the cut for deal and the first deal
-        else:
-            ui.say(f"Carrying on your game (round {session.state.round}).")
-        if interactive and first_game(places):
-            for line in WELCOME:
-                ui.say(line)
-        carry_on = f"'{kind.command}' carries on"
-        if held.opponent is not None:
-            again = f"{kind.command} --opponent {shlex.quote(PREFIX + held.opponent.command)}"
-            carry_on = f"{printable(again)} carries on"
-        try:
-            if interactive:
-                from cribcli.ui.repl import run_repl
-
-                pace = 0.0 if options.fast else PACE
-                finished = run_repl(ui, places.history, pace=pace, warn=warn)
-            else:
-                lines = options.script if options.script is not None else options.stdin
-                finished = run_lines(ui, lines)
-        except Quit:
-            saved = f"The game is saved: {carry_on} where you left off."
-            return _left(held.leave(name), ui, saved), False
-        except ScriptError as error:
-            warn(str(error))
-            _left(held.leave(name), ui, "The game is saved as it stood before that line.")
-            return Exit.DATA, False
-        except KeyboardInterrupt:
-            ui.say("")
-            saved = f"Interrupted: the game is saved; {carry_on}."
-            return _left(held.leave(name), ui, saved) or Exit.INTERRUPTED, False
-        except Stopped as stop:
-            with contextlib.suppress(OSError):  # after a hangup there is no terminal
-                saved = f"Stopped: the game is saved; {carry_on}."
-                return _left(held.leave(name), ui, saved) or Exit.signalled(stop.signum), False
-            return Exit.signalled(stop.signum), False
-        if not finished:
-            ended = f"The script ended before the game did: the game is saved; {carry_on}."
-            return _left(held.leave(name), ui, None if options.as_json else ended), False
-        judged = ui.coach.game_review
-        lost = judged.as_lost() if judged is not None else None
-        filed = held.finish(session, name, lost)
-        _sum_up(ui, began)
-        status = _filed(filed, held, options, ui)
+        ui = _seat(options, places, session, interactive)
+        _opening(ui, options, places, fresh, interactive)
+        status = _played(ui, held, options, interactive, began)
+    if status is not None:  # left before its end, or not filed as it should be
+        return status, False
     if interactive and not options.daily and options.another is not None:
-        return status, options.another()
-    return status, False
+        return Exit.OK, options.another()
+    return Exit.OK, False
+
+
+def _seat(options: PlayOptions, places: Places, session: Session, interactive: bool) -> SeatUI:
+    """The person's seat: drawn for the terminal, or for lines (plain, or JSON)."""
+    style = decide_style(
+        options.stdout,
+        ascii_only=options.ascii_only or options.as_json,
+        color=False if (options.no_color or not interactive) else None,
+    )
+    width = _columns(options.stdout) if interactive else None
+    names = tuple(seat.name for seat in session.info.seats)
+    table = Table(session.info.rules, names, style, viewer=0, width=width)
+    say: Callable[[str], None] = _sayer(options.stdout)
+    if interactive:
+        from cribcli.ui import repl
+
+        say = repl.say
+    coach = coach_wanted(places, options.coach)
+    return SeatUI(session, 0, table, say=say, as_json=options.as_json, coach=coach)
+
+
+def _opening(
+    ui: SeatUI, options: PlayOptions, places: Places, fresh: bool, interactive: bool
+) -> None:
+    """Before the first move: which day's deal, the cut and the deal (or that the game is
+    carried on), and, once ever, how to play."""
+    if options.daily:
+        ui.say(daily_opening(options.daily, today=options.daily == options.today))
+    if fresh:
+        ui.told = 0
+        ui.tell()  # the cut for deal and the first deal
+    else:
+        ui.say(f"Carrying on your game (round {ui.session.state.round}).")
+    if interactive and first_game(places):
+        for line in WELCOME:
+            ui.say(line)
+
+
+def _played(
+    ui: SeatUI, held: HeldGame, options: PlayOptions, interactive: bool, began: float | None
+) -> int | None:
+    """Play the game to its end, or until it is left; then file it, or leave it saved.
+    The exit status, or None if the game is over and filed."""
+    kind = held.kind
+    name = kind.filed_name(ui.session.info)
+    carry_on = f"'{kind.command}' carries on"
+    if held.opponent is not None:
+        again = f"{kind.command} --opponent {shlex.quote(PREFIX + held.opponent.command)}"
+        carry_on = f"{printable(again)} carries on"
+    try:
+        if interactive:
+            from cribcli.ui.repl import run_repl
+
+            pace = 0.0 if options.fast else PACE
+            finished = run_repl(ui, held.places.history, pace=pace, warn=warn)
+        else:
+            finished = run_lines(ui, options.script or options.stdin)
+    except Quit:
+        return _left(held.leave(name), ui, f"The game is saved: {carry_on} where you left off.")
+    except ScriptError as error:
+        warn(str(error))
+        _left(held.leave(name), ui, "The game is saved as it stood before that line.")
+        return Exit.DATA
+    except KeyboardInterrupt:
+        ui.say("")
+        saved = f"Interrupted: the game is saved; {carry_on}."
+        return _left(held.leave(name), ui, saved) or Exit.INTERRUPTED
+    except Stopped as stop:
+        with contextlib.suppress(OSError):  # after a hangup there is no terminal
+            saved = f"Stopped: the game is saved; {carry_on}."
+            return _left(held.leave(name), ui, saved) or Exit.signalled(stop.signum)
+        return Exit.signalled(stop.signum)
+    if not finished:
+        ended = f"The script ended before the game did: the game is saved; {carry_on}."
+        return _left(held.leave(name), ui, None if options.as_json else ended)
+    judged = ui.coach.game_review
+    filed = held.finish(ui.session, name, judged.as_lost() if judged is not None else None)
+    _sum_up(ui, began)
+    status = _filed(filed, held, options, ui)
+    return None if status == Exit.OK else status
 
 
 WELCOME = (
