@@ -638,7 +638,11 @@ def test_one_terminal_a_connection_and_none_for_long(tmp_path: Path) -> None:
             with pytest.raises(asyncssh.ChannelOpenError):
                 await ann.connection.create_process(term_type="xterm")
             quiet = await door(server, "bob", KEYS["bob"])  # logged in, no terminal
-            await asyncio.wait_for(quiet.wait_closed(), 10)
+            await asyncio.wait_for(quiet.wait_closed(), 60)
+            plain = await door(server, "cat", KEYS["cat"])  # a session with no terminal
+            process = await plain.create_process()
+            told = await asyncio.wait_for(process.stdout.read(), 60)  # (ceilings: hangs only)
+            assert "A terminal is needed to play: connect with `ssh -t`." in told
 
     run(main())
 

@@ -5,6 +5,7 @@ person who played it; a save that is not a game is set aside and its number kept
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 from cribcli.lobby import Lobby, TableSetup
 from cribcli.players import Level
@@ -95,3 +96,36 @@ def test_a_table_nobody_sits_at_is_not_carried_on(tmp_path: Path) -> None:
     assert carried == [] and problems[0].startswith(
         "table 1 could not be carried on (no person sits at it)"
     )
+
+
+def test_a_seat_taken_back_while_the_computer_waits_to_play_is_left_to_its_person(
+    tmp_path: Path,
+) -> None:
+    """The computer pauses before each move so people can follow; a person who sits
+    down again meanwhile plays their own seat, and the table's computer steps back."""
+    import asyncio
+
+    from cribcli.ui.serve.room import Room, ServeOptions
+
+    async def main() -> None:
+        room = Room(ServeOptions(root=tmp_path, pace=0.2))
+        try:
+            table = room.lobby.open_table("ann", TableSetup(away=0.0), room.games.saver)
+            table.sit("bob")
+            session = room.games.start(table)
+            bob = next(seat for seat in (0, 1) if session.info.seats[seat].name == "bob")
+            table.stand("bob", 0.0)
+            table.take_over(bob)  # the computer plays bob's seat: its discard is due
+            heard: list[str] = []
+            ann = SimpleNamespace(table=table, tell=heard.extend, wake=lambda: None)
+            room.visitors.append(ann)  # type: ignore[arg-type]  # (ann, as the room sees her)
+            room.drive(table.number)
+            await asyncio.sleep(0)  # the driver is in its pause
+            table.give_back(bob)
+            await asyncio.wait_for(room.drivers[table.number], 60)  # (a ceiling: a hang)
+            assert heard == []  # not "the computer could not play"
+            assert not any(action.seat == bob for action in session.actions)
+        finally:
+            room.pool.shutdown(wait=True, cancel_futures=True)
+
+    asyncio.run(main())

@@ -164,8 +164,9 @@ def test_the_board_stays_while_the_computer_plays(tmp_path: Path, screens: list[
     waiting: list[list[str]] = []  # every screen seen while the computer was to play
     for move in moves(7)[:5]:
         screen.type(move)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:  # until the game waits for you again
+        deadline = time.monotonic() + 120  # (a ceiling: only a hang reaches it)
+        while True:  # until the game waits for you again
+            assert time.monotonic() < deadline, "the game never asked again"
             shown = screen.text()
             prompt = next((line for line in reversed(shown) if ">" in line), "")
             if prompt.startswith("waiting for Computer>"):

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
+from cribcli.engine import target_of
 from cribcli.errors import Exit, printable
 from cribcli.events import GameOver
 from cribcli.games import (
@@ -30,6 +31,7 @@ from cribcli.games import (
 )
 from cribcli.players import Level
 from cribcli.protocol.referee import MOVE_TIME, PREFIX
+from cribcli.record import GameInfo
 from cribcli.session import Session
 from cribcli.stats import daily_result
 from cribcli.store import Places
@@ -94,21 +96,19 @@ def play_game(options: PlayOptions) -> int:
         try:
             while True:
                 status, again = _play(options)
-                if not again:
+                if again is None:
                     return status
-                level = options.new.level or remembered_level(Places.find(options.data_dir))
+                # another game like the one just played, a new deal: no --log copy (it
+                # would be written over), nothing to abandon or to ask
                 options = replace(
-                    options,
-                    new=replace(options.new, seed=None, level=level),  # a new deal, as before
-                    new_game_options=[],
-                    abandon=False,
+                    options, new=again, new_game_options=[], abandon=False, log_path=None
                 )
         except Stopped as stop:  # before the game began (at a question) or after it ended
             return Exit.signalled(stop.signum)
 
 
-def _play(options: PlayOptions) -> tuple[int, bool]:
-    """One game: the exit status, and whether the player wants another."""
+def _play(options: PlayOptions) -> tuple[int, NewGame | None]:
+    """One game: the exit status, and the next game if the player wants another."""
     places = Places.find(options.data_dir)
     interactive = options.script is None and options.stdin.isatty() and not options.as_json
     copy = None if options.log_path is None else Path(options.log_path)
@@ -130,10 +130,26 @@ def _play(options: PlayOptions) -> tuple[int, bool]:
         _opening(ui, options, places, fresh, interactive)
         status = _played(ui, held, options, interactive, began)
     if status is not None:  # left before its end, or not filed as it should be
-        return status, False
-    if interactive and not options.daily and options.another is not None:
-        return Exit.OK, options.another()
-    return Exit.OK, False
+        return status, None
+    if interactive and not options.daily and options.another is not None and options.another():
+        return Exit.OK, _like(session.info, options.new)
+    return Exit.OK, None
+
+
+def _like(info: GameInfo, asked: NewGame) -> NewGame:
+    """A new game like ``info``'s (its rules, its name, its level), a new deal."""
+    rules = info.rules
+    level = next((seat.level for seat in info.seats if seat.level), None)
+    return replace(
+        asked,
+        seed=None,
+        level=level or asked.level,
+        name=info.seats[0].name,
+        short=rules.target == target_of(True),
+        players=rules.players,
+        muggins=rules.muggins,
+        cut=rules.cut_for_deal,
+    )
 
 
 def _seat(options: PlayOptions, places: Places, session: Session, interactive: bool) -> SeatUI:

@@ -1,4 +1,5 @@
-"""The prompt_toolkit REPL: card completion, history, a score bar, Ctrl-C and Ctrl-D."""
+"""The prompt_toolkit REPL: card completion, history, the board below the prompt the
+whole time (the computers play while the prompt waits), Ctrl-C and Ctrl-D."""
 
 from __future__ import annotations
 
@@ -68,7 +69,7 @@ def say(line: str) -> None:
     """Print a line that may hold colour codes, through prompt_toolkit's output: straight
     away, so only when no prompt is drawn, or above it (in ``in_terminal``)."""
     output = get_app_session().output
-    print_formatted_text(output, to_formatted_text(ANSI(line + "\n")), _STYLE)
+    print_formatted_text(output, to_formatted_text(ANSI(line + "\n")), TOOLBAR_STYLE)
     output.flush()
 
 
@@ -132,7 +133,8 @@ def run_repl(
     time: the computers play (``pace`` seconds between their moves) while the prompt
     waits, and what is typed meanwhile is taken in order once the game waits for you.
     After each show the game waits for Enter before the next deal."""
-    if output is None and not is_dumb_terminal():  # (a dumb one gets prompt_toolkit's plain prompt)
+    board_below = output is not None or not is_dumb_terminal()
+    if output is None and board_below:  # (a dumb one gets prompt_toolkit's plain prompt)
         output = terminal_output()
     prompt: PromptSession[str] = PromptSession(
         history=history_in(history, warn),
@@ -141,14 +143,14 @@ def run_repl(
         input=input,
         output=output,
         bottom_toolbar=lambda: ANSI("\n".join(ui.board(_width(prompt)))),
-        style=_STYLE,
+        style=TOOLBAR_STYLE,
     )
     ui.pausing = True
     with create_app_session(input=input, output=output):  # what is said goes there too
-        return asyncio.run(_Repl(ui, prompt, pace).run())
+        return asyncio.run(_Repl(ui, prompt, pace, board_below).run())
 
 
-_STYLE = Style.from_dict({"bottom-toolbar": "noreverse"})
+TOOLBAR_STYLE = Style.from_dict({"bottom-toolbar": "noreverse"})
 """The board below the prompt in the terminal's own colours, not reversed."""
 
 
@@ -159,11 +161,15 @@ def _width(session: PromptSession[str]) -> int:
 class _Repl:
     """One game at the prompt: the person's lines, and the computers' moves between them."""
 
-    def __init__(self, ui: SeatUI, prompt: PromptSession[str], pace: float) -> None:
+    def __init__(
+        self, ui: SeatUI, prompt: PromptSession[str], pace: float, board_below: bool
+    ) -> None:
         self.ui = ui
         self.prompt = prompt
         self.pace = pace
-        self.board_below = not is_dumb_terminal()  # a dumb terminal draws no toolbar
+        self.board_below = board_below
+        """Whether the board stays below the prompt (a dumb terminal draws no toolbar: the
+        board scrolls with the table, and the computers play with no prompt up)."""
         self.typed_ahead: deque[str] = deque()
         """Lines typed while the computers played, taken in order when the game waits."""
         self.unfinished = ""
@@ -185,7 +191,8 @@ class _Repl:
             self._show_table()
             if self.typed_ahead:
                 text = self.typed_ahead.popleft()
-                ui.say(f"{self._message()}{text}")  # as if typed at this prompt
+                if text.strip():
+                    ui.say(f"{self._message()}{printable(text)}")  # as if typed at this prompt
             else:
                 text = await self._line(self._message()) or ""
             self._handle(text)
@@ -255,7 +262,14 @@ class _Repl:
         ui = self.ui
         while not ui.between_deals and ui.session.computers_turn:
             await asyncio.sleep(self.pace)
-            if ui.session.computer_step() is None:
+            # decided in a thread: an engine may take its time, and the prompt answers meanwhile
+            step = asyncio.get_running_loop().run_in_executor(None, ui.session.computer_step)
+            try:
+                stepped = await asyncio.shield(step)
+            except asyncio.CancelledError:
+                await step  # its move is made (and saved) before the game is left
+                raise
+            if stepped is None:
                 return
             async with in_terminal():
                 ui.tell()
@@ -281,9 +295,9 @@ class _Repl:
                 )
                 return None if self.waited_out else text
             except KeyboardInterrupt:
-                if until is not None:
-                    raise
-                continue
+                if until is not None and not self.prompt.default_buffer.text:
+                    raise  # while the computers play, on an empty line: leave, saved
+                continue  # clear the line, and ask again
             except EOFError:
                 raise Quit from None
             finally:

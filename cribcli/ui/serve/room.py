@@ -148,10 +148,12 @@ class Room:
             if session.over:
                 self.finish(table)
                 return
-            seat = session.computer_to_act()
-            if seat is None:
+            if session.computer_to_act() is None:
                 return
-            await asyncio.sleep(self.options.pace)
+            await asyncio.sleep(self.options.pace)  # (meanwhile a person may act, or sit)
+            seat = session.computer_to_act()
+            if seat is None or table.session is not session:
+                continue
             state = session.state
             try:  # decided in a worker process: the loop, and the other tables, go on
                 loop = asyncio.get_running_loop()
@@ -182,12 +184,16 @@ class Room:
                         "the server keeps it and tries again when it starts"
                     ]
                 )
-        people = ", ".join(spec.name for spec in session.info.seats if spec.player == "human")
+        people = ", ".join(
+            printable(spec.name) for spec in session.info.seats if spec.player == "human"
+        )
         over = session.events[-1]
         result = ""
         if isinstance(over, GameOver):
             seats, rules = enumerate(session.info.seats), session.info.rules
-            winner = " & ".join(spec.name for n, spec in seats if rules.side_of(n) == over.winner)
+            winner = " & ".join(
+                printable(spec.name) for n, spec in seats if rules.side_of(n) == over.winner
+            )
             result = f" ({winner} won, {' to '.join(map(str, over.scores))})"
         self.log(f"table {table.number}'s game is over{result}: filed for {people}")
 

@@ -112,6 +112,9 @@ class Gate(asyncssh.SSHServer):
         self.session_opened = False
         self.peer = "?"
         self.username: str | None = None
+        self.refused = ""
+        """Why its login was last refused: ``key`` (not a key let in), or ``many`` (its
+        name has as many connections as it may); empty if it never was."""
         """The name a client asked to come in under (escaped, for the operator's log)."""
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -133,8 +136,11 @@ class Gate(asyncssh.SSHServer):
             self.counted = False
         if self.authed:
             self.room.log(f"{self.name} went (from {self.peer})")
-        elif self.username is not None:
-            self.room.log(f"`{self.username}` from {self.peer} refused: no key let in")
+        elif self.refused:
+            why = "no key let in" if self.refused == "key" else "as many connections as a name may"
+            self.room.log(f"`{self.username}` from {self.peer} refused: {why}")
+        else:
+            self.room.log(f"a connection from {self.peer} went before logging in")
 
     def begin_auth(self, username: str) -> bool:
         self.username = printable(username[:40])
@@ -149,9 +155,11 @@ class Gate(asyncssh.SSHServer):
         keys = self.door.keys
         name = keys.get(fingerprint) if keys else self._open_door(username, fingerprint)
         if name is None:
+            self.refused = "key"
             return False
         here = [g for g in self.door.gates if g.authed and g.name == name]
         if len(here) >= room.limits.per_key:
+            self.refused = "many"
             return False
         self.name, self.fingerprint = name, fingerprint
         return True
@@ -231,9 +239,13 @@ class Connection(PromptToolkitSSHSession):
         chan = self._chan
         if chan is None:
             return
-        if hasattr(chan, "set_line_mode"):
-            chan.set_line_mode(False)  # prompt_toolkit edits the line, not asyncssh
         term = chan.get_terminal_type()
+        if term is None:  # no terminal asked for (`ssh -T`): nothing to draw the table on
+            with contextlib.suppress(Exception):
+                chan.write("A terminal is needed to play: connect with `ssh -t`.\r\n")
+                chan.exit(1)
+            return
+        chan.set_line_mode(False)  # prompt_toolkit edits the line, not asyncssh
         self._output = TableOutput(self.stdout, self._get_size, term=term, enable_cpr=False)
         with (
             create_pipe_input() as self._input,
@@ -354,9 +366,10 @@ async def serve(
         connections = [gate.conn for gate in door.gates if gate.conn is not None]
         for conn in connections:
             conn.close()
-        for conn in connections:
+        if connections:  # all at once, a moment at most: a client that hangs is cut
+            waits = asyncio.gather(*(conn.wait_closed() for conn in connections))
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(conn.wait_closed(), 5)
+                await asyncio.wait_for(waits, CUT_AFTER)
         for task in room.drivers.values():
             task.cancel()
         room.pool.shutdown(wait=True, cancel_futures=True)

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import get_app_or_none, run_in_terminal
 from prompt_toolkit.formatted_text import ANSI
-from prompt_toolkit.styles import Style as PromptStyle
 
 from cribcli.engine import seats_to_act
 from cribcli.errors import CribbageError, printable
@@ -25,7 +24,7 @@ from cribcli.stats import history_of
 from cribcli.store import reason
 from cribcli.ui.narrate import Table
 from cribcli.ui.render import Style, stats_lines
-from cribcli.ui.repl import CardCompleter, say
+from cribcli.ui.repl import TOOLBAR_STYLE, CardCompleter, say
 from cribcli.ui.seat import COMMANDS, Command, SeatUI
 
 if TYPE_CHECKING:
@@ -70,7 +69,7 @@ class Visitor:
             completer=_Completer(self),
             complete_while_typing=False,
             bottom_toolbar=self._toolbar,
-            style=PromptStyle.from_dict({"bottom-toolbar": "noreverse"}),
+            style=TOOLBAR_STYLE,
         )
         watcher = asyncio.create_task(self._watch())
         idle = asyncio.create_task(self._idle())
@@ -384,7 +383,11 @@ class Visitor:
             today=date.today().isoformat(),
             warn=warnings.append,
         )
-        return stats_lines(total, served=True)
+        lines = stats_lines(total, served=True)
+        if warnings:  # (which files, and why, is the server's business: how many is yours)
+            left_out = len(warnings)
+            lines.append(f"{left_out} of your games could not be read, and are left out.")
+        return lines
 
     # --- at a game --------------------------------------------------------------------
 
