@@ -14,7 +14,16 @@ from itertools import permutations
 from math import comb
 
 from cribcli.players import odds
-from cribcli.players.pegging import laid_on, last_point, points, scoring_tail, value, without
+from cribcli.players.pegging import (
+    VALUES,
+    laid_on,
+    last_point,
+    pile_points,
+    points,
+    scoring_tail,
+    value,
+    without,
+)
 from cribcli.scoring import COUNT_LIMIT, HAND_SIZE
 
 Ranks = tuple[int, ...]
@@ -39,8 +48,11 @@ def unseen_after(seen: Ranks) -> Unseen:
 def choose(hand: Ranks, pile: Ranks, count: int, unseen: Unseen, reply: int, out: bool) -> int:
     """The rank a careful player lays from ``hand`` (some card of it must fit): one of
     :func:`chosen`, the first in ``hand``."""
-    best = chosen(tuple(sorted(hand)), pile, count, unseen, reply, out)
-    return next(rank for rank in hand if rank in best)
+    best = _chosen(hand, pile, count, unseen, reply, out)
+    for rank in hand:
+        if rank in best:
+            return rank
+    raise ValueError(f"no card of {hand} fits on {count}")
 
 
 def chosen(
@@ -50,14 +62,23 @@ def chosen(
     fit), equal best: those that score most when the others are ``out`` of this count;
     else those with the best points less the expected answer from a player holding
     ``reply`` cards, plus leading sense. ``unseen``: the cards it has not seen."""
-    options = {rank for rank in hand if count + value(rank) <= COUNT_LIMIT}
+    return frozenset(_chosen(hand, pile, count, unseen, reply, out))
+
+
+def _chosen(
+    hand: Ranks, pile: Ranks, count: int, unseen: Unseen, reply: int, out: bool
+) -> set[int] | frozenset[int]:
+    """:func:`chosen`, from ``hand`` in any order."""
+    room = COUNT_LIMIT - count
+    options = {rank for rank in hand if VALUES[rank] <= room}
     if len(options) == 1:
-        return frozenset(options)
+        return options
     if pile and out:
-        return run_out(hand, pile, count)
-    weights = {rank: weigh(rank, pile, count, unseen, reply) for rank in options}
+        return run_out(tuple(sorted(hand)), pile, count)
+    pool = sum(unseen)  # the same for every option: counted once
+    weights = {rank: _weigh(rank, pile, count, unseen, reply, pool) for rank in options}
     best = max(weights.values())
-    return frozenset(rank for rank, weight in weights.items() if weight == best)
+    return {rank for rank, weight in weights.items() if weight == best}
 
 
 def laid_carefully(plays: tuple[tuple[bool, int], ...], held: Ranks, unseen: Unseen) -> bool:
@@ -85,33 +106,51 @@ def laid_carefully(plays: tuple[tuple[bool, int], ...], held: Ranks, unseen: Uns
 
 def weigh(rank: int, pile: Ranks, count: int, unseen: Unseen, reply: int) -> float:
     """Points now, less the points an answer would likely take, plus leading sense."""
+    return _weigh(rank, pile, count, unseen, reply, sum(unseen))
+
+
+def _weigh(rank: int, pile: Ranks, count: int, unseen: Unseen, reply: int, pool: int) -> float:
+    """:func:`weigh`, the cards unseen counted (``pool``)."""
     laid = pile + (rank,)
-    total = count + value(rank)
-    score = float(points(laid, total))
+    worth = VALUES[rank]
+    total = count + worth
+    score = float(pile_points(laid) + (2 if total == 15 or total == COUNT_LIMIT else 0))
     if total < COUNT_LIMIT and reply:
-        score -= expected_reply(laid, total, unseen, reply)
+        score -= _expected(laid, total, unseen, reply, pool)
     if not pile:
-        # Lead low: under 5 nobody can make 15 with one card; never a 5.
-        score += 0.4 if value(rank) < 5 else 0.0
-        score -= 1.0 if rank == 5 else 0.0
+        # Lead low: under 5 nobody can make 15 with one card; never a 5. (Adding or
+        # taking nothing instead would only turn a -0.0 into 0.0, and the sum below makes
+        # them alike.)
+        if worth < 5:
+            score += 0.4
+        elif rank == 5:
+            score -= 1.0
     # Keep low cards for later in the count, where they still fit.
-    score += 0.02 * value(rank)
+    score += 0.02 * worth
     return score
 
 
 def expected_reply(pile: Ranks, count: int, unseen: Unseen, held: int) -> float:
     """The points the other side's best answer is worth on average, roughly: each rank's
     points times the chance they hold one of it (a card of each rank among ``held``)."""
-    pool = sum(unseen)
+    return _expected(pile, count, unseen, held, sum(unseen))
+
+
+def _expected(pile: Ranks, count: int, unseen: Unseen, held: int, pool: int) -> float:
+    """:func:`expected_reply`, the cards unseen counted (``pool``)."""
+    chances = _chances(pool, held)
     total = 0.0
     for index, gained in _scoring_replies(pile, count):
         number = unseen[index]
         if number:
-            total += gained * _holds_one(pool, number, held)
+            if 0 < number < len(chances):
+                total += gained * chances[number]
+            else:  # never in a real deal (a count below 0); worked out all the same
+                total += gained * _holds_one(pool, number, held)
     return total * 0.6
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 14)
 def _scoring_replies(pile: Ranks, count: int) -> tuple[tuple[int, int], ...]:
     """The ranks (as indexes, ace 0) that would score laid now, with what each scores."""
     replies = []
@@ -128,6 +167,13 @@ def _scoring_replies(pile: Ranks, count: int) -> tuple[tuple[int, int], ...]:
 def _holds_one(pool: int, number: int, held: int) -> float:
     """The chance that ``held`` cards drawn from ``pool`` include one of ``number``."""
     return 1 - comb(pool - number, held) / comb(pool, held) if pool >= held else 0.0
+
+
+@lru_cache(maxsize=1024)
+def _chances(pool: int, held: int) -> tuple[float, ...]:
+    """:func:`_holds_one` for 1 to 4 of a rank unseen (at most ``pool``), by how many
+    (``[0]`` unused): looked up once for every rank an answer could score with."""
+    return (0.0, *(_holds_one(pool, number, held) for number in range(1, min(pool, 4) + 1)))
 
 
 def run_out(hand: Ranks, pile: Ranks, count: int) -> frozenset[int]:
@@ -201,40 +247,51 @@ def against(
     return _lay(rank, mine, theirs, pile, count, False, they_out, True, unseen)
 
 
-Turn = tuple[Ranks, Ranks, Ranks, int, bool, bool, bool, bool, Unseen]
-"""My cards, theirs, the pile's scoring end, the count, whether I and they said go,
-whether I laid last, whether it is my turn, and what they have not seen."""
-
-
-@lru_cache(maxsize=4096)
-def _rest(state: Turn) -> int:
-    mine, theirs, pile, count, my_go, their_go, mine_last, my_turn, unseen = state
+def _rest(
+    mine: Ranks,
+    theirs: Ranks,
+    pile: Ranks,
+    count: int,
+    my_go: bool,
+    their_go: bool,
+    mine_last: bool,
+    my_turn: bool,
+    unseen: Unseen,
+) -> int:
+    """The rest of the play from a turn: my cards, theirs, the pile's scoring end, the
+    count, whether I and they said go, whether I laid last, whether it is my turn, and
+    what they have not seen. (Not cached: positions seldom recur within a search, and
+    hashing each costs more than the few met again save.)"""
     if not mine and not theirs:
         return last_point(pile, count) * (1 if mine_last else -1)
-    hand, gone = (mine, my_go) if my_turn else (theirs, their_go)
-    options = [] if gone else [r for r in hand if count + value(r) <= COUNT_LIMIT]
-    if not options:
-        other, other_gone = (theirs, their_go) if my_turn else (mine, my_go)
-        if not other_gone and any(count + value(r) <= COUNT_LIMIT for r in other):
-            # a go (or no cards): the other plays on
-            if my_turn:
-                my_go = True
-            else:
-                their_go = True
-            state = (mine, theirs, pile, count, my_go, their_go, mine_last, not my_turn, unseen)
-            return _rest(state)
-        # nobody can play: the go point to whoever laid last, and a new count led by the
-        # player after them
-        point = last_point(pile, count)
-        point = point if mine_last else -point
-        return point + _fresh(mine, theirs, not mine_last, unseen)
+    room = COUNT_LIMIT - count
     if my_turn:
-        return max(
-            _lay(r, mine, theirs, pile, count, my_go, their_go, True, unseen) for r in set(options)
-        )
-    reply = 0 if my_go else len(mine)
-    rank = choose(theirs, pile, count, unseen, reply, my_go or not mine)
-    return _lay(rank, mine, theirs, pile, count, my_go, their_go, False, unseen)
+        if not my_go:
+            options = {r for r in mine if VALUES[r] <= room}
+            if options:
+                return max(
+                    [_lay(r, mine, theirs, pile, count, my_go, their_go, True, unseen)
+                     for r in options]
+                )  # fmt: skip
+        other, other_gone = theirs, their_go
+    else:
+        if not their_go and theirs and VALUES[min(theirs)] <= room:
+            reply = 0 if my_go else len(mine)
+            rank = choose(theirs, pile, count, unseen, reply, my_go or not mine)
+            return _lay(rank, mine, theirs, pile, count, my_go, their_go, False, unseen)
+        other, other_gone = mine, my_go
+    if not other_gone and other and VALUES[min(other)] <= room:
+        # a go (or no cards): the other plays on
+        if my_turn:
+            my_go = True
+        else:
+            their_go = True
+        return _rest(mine, theirs, pile, count, my_go, their_go, mine_last, not my_turn, unseen)
+    # nobody can play: the go point to whoever laid last, and a new count led by the
+    # player after them
+    point = last_point(pile, count)
+    point = point if mine_last else -point
+    return point + _fresh(mine, theirs, not mine_last, unseen)
 
 
 def _lay(
@@ -249,8 +306,8 @@ def _lay(
     unseen: Unseen,
 ) -> int:
     laid = pile + (rank,)
-    total = count + value(rank)
-    gained = points(laid, total)
+    total = count + VALUES[rank]
+    gained = pile_points(laid) + (2 if total == 15 or total == COUNT_LIMIT else 0)
     if by_me:
         mine = without(mine, rank)
         unseen = _seen(unseen, rank)
@@ -261,15 +318,13 @@ def _lay(
         # 31: no go point; the count restarts with the other (or the same player, if the
         # other has no cards left)
         return gained + _fresh(mine, theirs, not by_me, unseen)
-    state = (mine, theirs, scoring_tail(laid), total, my_go, their_go, by_me, not by_me, unseen)
-    return gained + _rest(state)
+    tail = scoring_tail(laid)
+    return gained + _rest(mine, theirs, tail, total, my_go, their_go, by_me, not by_me, unseen)
 
 
 def _seen(unseen: Unseen, rank: int) -> Unseen:
     """What the other has not seen, once I lay a card of ``rank``."""
-    left = list(unseen)
-    left[rank - 1] -= 1
-    return tuple(left)
+    return unseen[: rank - 1] + (unseen[rank - 1] - 1,) + unseen[rank:]
 
 
 def _fresh(mine: Ranks, theirs: Ranks, i_lead: bool, unseen: Unseen) -> int:
@@ -277,15 +332,13 @@ def _fresh(mine: Ranks, theirs: Ranks, i_lead: bool, unseen: Unseen) -> int:
     (or by me if they have none)."""
     if not (mine if i_lead else theirs):
         i_lead = not i_lead
-    return _rest((mine, theirs, (), 0, False, False, False, i_lead, unseen))
+    return _rest(mine, theirs, (), 0, False, False, False, i_lead, unseen)
 
 
 # --- the search to win -----------------------------------------------------------------
 
 Shows = tuple[int, int, bool]
 """My show and theirs to come (hand, and the crib for the dealer), and whether I deal."""
-Race = tuple[Ranks, Ranks, Ranks, int, bool, bool, bool, bool, Unseen, int, int, Shows]
-"""A :data:`Turn` with the points each side still needs and the shows to come."""
 
 
 def win_against(
@@ -308,65 +361,57 @@ def win_against(
     )
 
 
-@lru_cache(maxsize=4096)
-def _rest_to_win(state: Race) -> float:
-    mine, theirs, pile, count, my_go, their_go, mine_last, my_turn, unseen = state[:9]
-    my_need, their_need, shows = state[9:]
+def _rest_to_win(
+    mine: Ranks,
+    theirs: Ranks,
+    pile: Ranks,
+    count: int,
+    my_go: bool,
+    their_go: bool,
+    mine_last: bool,
+    my_turn: bool,
+    unseen: Unseen,
+    my_need: int,
+    their_need: int,
+    shows: Shows,
+) -> float:
+    """:func:`_rest` with the points each side still needs and the shows to come: my
+    chance of winning. (Not cached, as :func:`_rest` is not.)"""
     if not mine and not theirs:
         return _scored(last_point(pile, count), mine_last, my_need, their_need, shows)
-    hand, gone = (mine, my_go) if my_turn else (theirs, their_go)
-    options = [] if gone else [r for r in hand if count + value(r) <= COUNT_LIMIT]
-    if not options:
-        other, other_gone = (theirs, their_go) if my_turn else (mine, my_go)
-        if not other_gone and any(count + value(r) <= COUNT_LIMIT for r in other):
-            if my_turn:
-                my_go = True
-            else:
-                their_go = True
-            turn = (mine, theirs, pile, count, my_go, their_go, mine_last, not my_turn, unseen)
-            return _rest_to_win((*turn, my_need, their_need, shows))
-        point = last_point(pile, count)
-        if mine_last:
-            my_need -= point
-        else:
-            their_need -= point
-        if my_need <= 0 or their_need <= 0:
-            return 1.0 if my_need <= 0 else 0.0
-        return _fresh_to_win(mine, theirs, not mine_last, unseen, my_need, their_need, shows)
+    room = COUNT_LIMIT - count
     if my_turn:
-        return max(
-            _lay_to_win(
-                r,
-                mine,
-                theirs,
-                pile,
-                count,
-                my_go,
-                their_go,
-                True,
-                unseen,
-                my_need,
-                their_need,
-                shows,
-            )
-            for r in set(options)
-        )
-    reply = 0 if my_go else len(mine)
-    rank = choose(theirs, pile, count, unseen, reply, my_go or not mine)
-    return _lay_to_win(
-        rank,
-        mine,
-        theirs,
-        pile,
-        count,
-        my_go,
-        their_go,
-        False,
-        unseen,
-        my_need,
-        their_need,
-        shows,
-    )
+        if not my_go:
+            options = {r for r in mine if VALUES[r] <= room}
+            if options:
+                return max(
+                    [_lay_to_win(r, mine, theirs, pile, count, my_go, their_go, True, unseen,
+                                 my_need, their_need, shows)
+                     for r in options]
+                )  # fmt: skip
+        other, other_gone = theirs, their_go
+    else:
+        if not their_go and theirs and VALUES[min(theirs)] <= room:
+            reply = 0 if my_go else len(mine)
+            rank = choose(theirs, pile, count, unseen, reply, my_go or not mine)
+            return _lay_to_win(rank, mine, theirs, pile, count, my_go, their_go, False, unseen,
+                               my_need, their_need, shows)  # fmt: skip
+        other, other_gone = mine, my_go
+    if not other_gone and other and VALUES[min(other)] <= room:
+        if my_turn:
+            my_go = True
+        else:
+            their_go = True
+        return _rest_to_win(mine, theirs, pile, count, my_go, their_go, mine_last, not my_turn,
+                            unseen, my_need, their_need, shows)  # fmt: skip
+    point = last_point(pile, count)
+    if mine_last:
+        my_need -= point
+    else:
+        their_need -= point
+    if my_need <= 0 or their_need <= 0:
+        return 1.0 if my_need <= 0 else 0.0
+    return _fresh_to_win(mine, theirs, not mine_last, unseen, my_need, their_need, shows)
 
 
 def _lay_to_win(
@@ -384,8 +429,8 @@ def _lay_to_win(
     shows: Shows,
 ) -> float:
     laid = pile + (rank,)
-    total = count + value(rank)
-    gained = points(laid, total)
+    total = count + VALUES[rank]
+    gained = pile_points(laid) + (2 if total == 15 or total == COUNT_LIMIT else 0)
     if by_me:
         my_need -= gained
         if my_need <= 0:
@@ -399,8 +444,8 @@ def _lay_to_win(
         theirs = without(theirs, rank)
     if total == COUNT_LIMIT:
         return _fresh_to_win(mine, theirs, not by_me, unseen, my_need, their_need, shows)
-    turn = (mine, theirs, scoring_tail(laid), total, my_go, their_go, by_me, not by_me, unseen)
-    return _rest_to_win((*turn, my_need, their_need, shows))
+    return _rest_to_win(mine, theirs, scoring_tail(laid), total, my_go, their_go, by_me,
+                        not by_me, unseen, my_need, their_need, shows)  # fmt: skip
 
 
 def _fresh_to_win(
@@ -416,8 +461,8 @@ def _fresh_to_win(
         return _scored(0, True, my_need, their_need, shows)
     if not (mine if i_lead else theirs):
         i_lead = not i_lead
-    turn = (mine, theirs, (), 0, False, False, False, i_lead, unseen)
-    return _rest_to_win((*turn, my_need, their_need, shows))
+    return _rest_to_win(mine, theirs, (), 0, False, False, False, i_lead, unseen, my_need,
+                        their_need, shows)  # fmt: skip
 
 
 def _scored(point: int, mine: bool, my_need: int, their_need: int, shows: Shows) -> float:

@@ -16,9 +16,14 @@ def value(rank: int) -> int:
     return rank if rank < 10 else 10
 
 
+VALUES = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+"""Each rank's value for the count, by rank: :func:`value` looked up, for the searches,
+which ask it most."""
+
+
 def points(pile: tuple[int, ...], count: int) -> int:
     """What the last rank of ``pile`` scores (fifteen, 31, pairs, runs); ``count`` includes it."""
-    return (2 if count in (15, COUNT_LIMIT) else 0) + _pile_points(pile)
+    return (2 if count in (15, COUNT_LIMIT) else 0) + pile_points(pile)
 
 
 def last_point(pile: tuple[int, ...], count: int) -> int:
@@ -27,10 +32,11 @@ def last_point(pile: tuple[int, ...], count: int) -> int:
     return 1 if pile and count != COUNT_LIMIT else 0
 
 
-@lru_cache(maxsize=16_384)
-def _pile_points(pile: tuple[int, ...]) -> int:
+@lru_cache(maxsize=1 << 16)
+def pile_points(pile: tuple[int, ...]) -> int:
     """What the last rank of ``pile`` scores by pairs and runs (the searches pass only
-    :func:`scoring_tail` ends, so few piles recur endlessly)."""
+    :func:`scoring_tail` ends, so few piles recur endlessly: some 45,000 over the
+    reviews of three games, all kept)."""
     last = pile[-1]
     same = 1
     while same < len(pile) and pile[-1 - same] == last:
