@@ -30,6 +30,7 @@ from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 from itertools import combinations
+from operator import itemgetter
 from typing import NamedTuple
 
 from cribcli.analysis import DiscardValue, analyse
@@ -424,20 +425,53 @@ def kept_value(four: Iterable[int]) -> float:
     return _kept_value(tuple(sorted(four)))
 
 
-@lru_cache(maxsize=4096)
+_THROWS = tuple(
+    (itemgetter(*thrown), itemgetter(*(n for n in range(6) if n not in thrown)))
+    for thrown in combinations(range(6), 6 - HAND_SIZE)
+)
+"""Each two of six cards to throw, and the four kept, by their places among the six."""
+
+
+class _KeptValues(dict[tuple[int, ...], float]):
+    """:func:`kept_value` of four sorted ranks, each worked out once: a look-up, as
+    :func:`likely_keeps` asks it fifteen times a hand."""
+
+    def __missing__(self, four: tuple[int, ...]) -> float:
+        self[four] = found = _kept_value(four)
+        return found
+
+
+class _Cribs(dict[tuple[int, ...], float]):
+    """:func:`cribcli.players.cribs.random_crib` of two sorted ranks, for the dealer or
+    taken off for the pone, each worked out once (a look-up, as :class:`_KeptValues`)."""
+
+    def __init__(self, dealer: bool) -> None:
+        super().__init__()
+        self.dealer = dealer
+
+    def __missing__(self, two: tuple[int, ...]) -> float:
+        crib = cribs.random_crib(two)
+        self[two] = found = crib if self.dealer else -crib
+        return found
+
+
+_KEPT_VALUES = _KeptValues()
+_CRIBS = {True: _Cribs(True), False: _Cribs(False)}
+
+
+@lru_cache(maxsize=1 << 14)
 def likely_keeps(six: tuple[int, ...], dealer: bool) -> frozenset[tuple[int, ...]]:
     """The four of ``six`` ranks (sorted) a player who discards by the exact analysis
     would keep, as the dealer or not, by ranks alone: the keeps within :data:`KEEP_CLOSE`
     of the best hand plus or minus crib (:func:`kept_value`,
     :func:`cribcli.players.cribs.random_crib`). Suits move it a little (a flush, his
     nobs); it names the normal computer's keep nine times in ten."""
+    crib = _CRIBS[dealer]
     nets: dict[tuple[int, ...], float] = {}
-    for thrown in set(combinations(six, 6 - HAND_SIZE)):
-        keep = list(six)
-        for rank in thrown:
-            keep.remove(rank)
-        crib = cribs.random_crib(thrown)
-        nets[tuple(keep)] = kept_value(keep) + (crib if dealer else -crib)
+    for throw, keep in _THROWS:
+        kept = keep(six)
+        if kept not in nets:  # a pair thrown as another pair keeps the same ranks
+            nets[kept] = _KEPT_VALUES[kept] + crib[throw(six)]
     best = max(nets.values())
     return frozenset(keep for keep, net in nets.items() if net >= best - KEEP_CLOSE)
 
