@@ -17,7 +17,8 @@ often.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import cache, lru_cache, reduce
+from operator import add, mul
 
 from cribcli.engine import FULL_GAME
 from cribcli.players import tables
@@ -101,6 +102,7 @@ def _table() -> list[list[float]]:
     nothing = dealer_peg[0] * pone_peg[0]
     size = GAME + 1
     win = [[0.0] * size for _ in range(size)]  # [a][b]
+    lose = [[0.0] * size for _ in range(size)]  # [a][b]: 1 - win[a][b], as it is filled in
     after_pegging = [[0.0] * size for _ in range(size)]  # [a][b], before the pone's hand
     after_pone = [[0.0] * size for _ in range(size)]  # [a][b], before the dealer's show
     pone_pegs = [[0.0] * size for _ in range(size)]  # [b][a], pone's pegging to come
@@ -108,30 +110,32 @@ def _table() -> list[list[float]]:
     dealer_out = [sum(dealer_peg[points:]) for points in range(size)]
     pone_out = [sum(pone_peg[points:]) for points in range(size)]
     show_out = [sum(dealer_show[points:]) for points in range(size)]
+    # The sums below take the same products in the same order as sums over zip() would
+    # (map stops at the shorter too), without a generator's cost for each.
+    dealer_scored, pone_scored = dealer_peg[1:], pone_peg[1:]  # a point or more
     for total in range(2, 2 * GAME + 1):
         pairs = [(a, total - a) for a in range(max(1, total - GAME), min(GAME, total - 1) + 1)]
         for a, b in pairs:
-            row = after_pegging[a]
-            pone_scores[a][b] = sum(
-                p * x for p, x in zip(pone_peg[1:], row[b - 1 : 0 : -1], strict=False)
-            )
+            pone_scores[a][b] = sum(map(mul, pone_scored, after_pegging[a][b - 1 : 0 : -1]))
         for a, b in pairs:
-            column = pone_pegs[b]
-            rest = sum(p * z for p, z in zip(dealer_peg[1:], column[a - 1 : 0 : -1], strict=False))
+            rest = sum(map(mul, dealer_scored, pone_pegs[b][a - 1 : 0 : -1]))
             rest += dealer_peg[0] * pone_scores[a][b]
             # both home in the play: a toss-up who gets there first
             home = dealer_out[a] * (1 - pone_out[b] / 2)
             win[a][b] = (home + rest) / (1 - nothing)
+            lose[a][b] = 1 - win[a][b]
         for a, b in pairs:
-            back = win[b]
-            after_pone[a][b] = show_out[a] + sum(
-                p * (1 - w) for p, w in zip(dealer_show, back[a:0:-1], strict=False)
-            )
+            after_pone[a][b] = show_out[a] + sum(map(mul, dealer_show, lose[b][a:0:-1]))
         for a, b in pairs:
-            row = after_pone[a]
-            after_pegging[a][b] = sum(p * y for p, y in zip(pone_hand, row[b:0:-1], strict=False))
+            after_pegging[a][b] = sum(map(mul, pone_hand, after_pone[a][b:0:-1]))
             pone_pegs[b][a] = pone_peg[0] * after_pegging[a][b] + pone_scores[a][b]
     return win
+
+
+@lru_cache(maxsize=1)
+def _losing() -> list[list[float]]:
+    """``1 - table[a][b]``: the chance the pone wins (each worked out once)."""
+    return [[1 - chance for chance in row] for row in _table()]
 
 
 def dealer_chance(dealer_need: int, pone_need: int) -> float:
@@ -174,35 +178,28 @@ def deal_chance(mine: int, theirs: int, dealer: bool, hand: Spread, crib: Spread
         my_peg, their_peg = pone_peg, dealer_peg
         my_show, their_show = hand, combined(dealer_hand, crib)
     first, second = (their_show, my_show) if dealer else (my_show, their_show)
+    pone_shows = [(points, p) for points, p in enumerate(first) if p]
+    if_pone_home = 0.0 if dealer else 1.0  # my chance
 
     @cache
     def after_pegging(mine: int, theirs: int) -> float:
         # pone's show, then the dealer's, as chances of winning for me
         pone_need, dealer_need = (theirs, mine) if dealer else (mine, theirs)
         chance = 0.0
-        for points, p in enumerate(first):
-            if not p:
-                continue
+        for points, p in pone_shows:
             if points >= pone_need:
-                chance += p * (0.0 if dealer else 1.0)
-                continue
-            chance += p * dealer_show(pone_need - points, dealer_need)
+                chance += p * if_pone_home
+            else:
+                chance += p * dealer_show(pone_need - points, dealer_need)
         return chance
 
-    table = _table()
-    shown = [(points, p) for points, p in enumerate(second) if p]
+    losing = _losing()
 
     @cache
     def dealer_show(pone_need: int, dealer_need: int) -> float:
         # the dealer's hand and crib, then the next deal, dealt by the pone: the pone
         # deals needing pone_need (> 0), so its row of the table gives the chances
-        row = table[min(pone_need, GAME)]
-        chance = 0.0
-        for points, p in shown:
-            if points >= dealer_need:
-                chance += p
-            else:
-                chance += p * (1 - row[min(dealer_need - points, GAME)])
+        chance = _dealer_shows(second, losing[min(pone_need, GAME)], dealer_need)
         return chance if dealer else 1 - chance
 
     total = 0.0
@@ -222,6 +219,23 @@ def deal_chance(mine: int, theirs: int, dealer: bool, hand: Spread, crib: Spread
             else:
                 total += weight * after_pegging(mine - my_points, theirs - their_points)
     return total
+
+
+def _dealer_shows(shown: Spread, lose: list[float], need: int) -> float:
+    """The chance the dealer, needing ``need``, wins by its show (``shown``: its spread),
+    or else later, ``lose`` giving the chance that the pone, dealing next, loses from
+    each need of the dealer's.
+
+    Added up in the order of the points shown, each score that falls short first (the
+    chance of it times ``lose`` at what is still needed), then each that is home: the
+    same sum, bit for bit, as adding each nonzero term in turn (a score never shown adds
+    0.0, which changes no sum of chances), at C speed."""
+    if need > GAME:  # a need the table does not reach: read as the longest game
+        short = [p * lose[min(need - points, GAME)] for points, p in enumerate(shown[:need])]
+        return reduce(add, shown[need:], reduce(add, short, 0.0))
+    falls_short = min(need, len(shown))
+    products = map(mul, shown[:falls_short], lose[need : need - falls_short : -1])
+    return reduce(add, shown[falls_short:], reduce(add, products, 0.0))
 
 
 @cache
