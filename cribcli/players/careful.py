@@ -18,9 +18,9 @@ from cribcli.players.pegging import (
     VALUES,
     laid_on,
     last_point,
+    laying,
     pile_points,
     points,
-    scoring_tail,
     value,
     without,
 )
@@ -44,7 +44,9 @@ def unseen_after(seen: Ranks) -> Unseen:
     return tuple(4 - n for n in unseen_counts(seen))
 
 
-@lru_cache(maxsize=2048)
+# Room for a decision's choices: the search to win near the end meets again those the
+# search for points met, hand by hand.
+@lru_cache(maxsize=1 << 14)
 def choose(hand: Ranks, pile: Ranks, count: int, unseen: Unseen, reply: int, out: bool) -> int:
     """The rank a careful player lays from ``hand`` (some card of it must fit): one of
     :func:`chosen`, the first in ``hand``."""
@@ -305,9 +307,10 @@ def _lay(
     by_me: bool,
     unseen: Unseen,
 ) -> int:
-    laid = pile + (rank,)
+    gained, tail = laying(pile, rank)
     total = count + VALUES[rank]
-    gained = pile_points(laid) + (2 if total == 15 or total == COUNT_LIMIT else 0)
+    if total == 15 or total == COUNT_LIMIT:
+        gained += 2
     if by_me:
         mine = without(mine, rank)
         unseen = _seen(unseen, rank)
@@ -318,7 +321,6 @@ def _lay(
         # 31: no go point; the count restarts with the other (or the same player, if the
         # other has no cards left)
         return gained + _fresh(mine, theirs, not by_me, unseen)
-    tail = scoring_tail(laid)
     return gained + _rest(mine, theirs, tail, total, my_go, their_go, by_me, not by_me, unseen)
 
 
@@ -428,9 +430,10 @@ def _lay_to_win(
     their_need: int,
     shows: Shows,
 ) -> float:
-    laid = pile + (rank,)
+    gained, tail = laying(pile, rank)
     total = count + VALUES[rank]
-    gained = pile_points(laid) + (2 if total == 15 or total == COUNT_LIMIT else 0)
+    if total == 15 or total == COUNT_LIMIT:
+        gained += 2
     if by_me:
         my_need -= gained
         if my_need <= 0:
@@ -444,7 +447,7 @@ def _lay_to_win(
         theirs = without(theirs, rank)
     if total == COUNT_LIMIT:
         return _fresh_to_win(mine, theirs, not by_me, unseen, my_need, their_need, shows)
-    return _rest_to_win(mine, theirs, scoring_tail(laid), total, my_go, their_go, by_me,
+    return _rest_to_win(mine, theirs, tail, total, my_go, their_go, by_me,
                         not by_me, unseen, my_need, their_need, shows)  # fmt: skip
 
 

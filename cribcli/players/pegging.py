@@ -71,6 +71,15 @@ def scoring_tail(pile: tuple[int, ...]) -> tuple[int, ...]:
     return pile[start:]
 
 
+@lru_cache(maxsize=1 << 16)
+def laying(pile: tuple[int, ...], rank: int) -> tuple[int, tuple[int, ...]]:
+    """A card of ``rank`` laid on ``pile``: what it scores by pairs and runs
+    (:func:`pile_points`), and the pile's :func:`scoring_tail` after it; one look-up for
+    the searches, which lay cards on the same few pile ends again and again."""
+    laid = pile + (rank,)
+    return pile_points(laid), scoring_tail(laid)
+
+
 @lru_cache(maxsize=256)
 def laid_on(ranks: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
     """The count each card of a deal's play was laid on, as the pile before it and its
