@@ -31,7 +31,16 @@ from cribcli.engine import (
 )
 from cribcli.errors import UsageProblem
 from cribcli.players import table
-from cribcli.players.hard import CLOSE, PLAY_DEALS, HardPlayer, Option, discard_options
+from cribcli.players.hard import (
+    CLOSE,
+    ENDGAME,
+    PLAY_DEALS,
+    HardPlayer,
+    Option,
+    discard_options,
+    needs,
+    warm,
+)
 from cribcli.players.odds import point_chance
 from cribcli.players.pegging import after_play, points, scoring_tail, value
 from cribcli.reasons import LayWhy, ThrowWhy
@@ -433,6 +442,10 @@ def review(
         tasks.append(Task(view(state, seat), action, seed, opened))
     if round_number is not None and round_number > len(dealers):
         raise UsageProblem(f"the game has {len(dealers)} rounds, not {round_number}")
+    if jobs > 1 and len(tasks) > 1 and info.rules.players == 2:
+        # Worked out once here, the tables are the workers' too: each is forked from this
+        # process.
+        warm(endgame=any(min(needs(task.seen)) <= ENDGAME for task in tasks))
     decisions: list[Decision] = []
     with spread(judge, tasks, jobs) as judged:
         for done, found in enumerate(judged, start=1):

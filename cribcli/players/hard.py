@@ -29,7 +29,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -457,6 +457,22 @@ class _Cribs(dict[tuple[int, ...], float]):
 
 _KEPT_VALUES = _KeptValues()
 _CRIBS = {True: _Cribs(True), False: _Cribs(False)}
+
+
+def warm(endgame: bool) -> None:
+    """Work out now the tables the hard computer reads in every deal of two players (the
+    values of the throws and keeps, the pegging; near the end, ``endgame``, the chances
+    of winning too): before worker processes fork, so that each inherits them rather
+    than working them out again."""
+    cribs.table()
+    pegs.table()
+    # Each is worked out as it is first read.
+    for two in combinations_with_replacement(range(1, 14), 6 - HAND_SIZE):
+        _ = _CRIBS[True][two], _CRIBS[False][two]
+    for four in combinations_with_replacement(range(1, 14), HAND_SIZE):
+        _ = _KEPT_VALUES[four]
+    if endgame:
+        odds.warm()
 
 
 @lru_cache(maxsize=1 << 14)

@@ -138,6 +138,12 @@ def _losing() -> list[list[float]]:
     return [[1 - chance for chance in row] for row in _table()]
 
 
+def warm() -> None:
+    """Work out the table of chances now (else the first chance asked of it does): before
+    worker processes fork, so that each inherits it rather than working it out again."""
+    _losing()
+
+
 def dealer_chance(dealer_need: int, pone_need: int) -> float:
     """The chance the dealer of a deal about to be dealt wins the game."""
     if dealer_need <= 0:
