@@ -48,22 +48,33 @@ def random_crib(thrown: tuple[int, int]) -> float:
     available = [4] * 14
     for rank in thrown:
         available[rank] -= 1
-    ways_total = comb(50, 3)
+    held = (1 << thrown[0]) | (1 << thrown[1])
     table = rank_table()
     known = rank_key(thrown)
     total = 0.0
-    for key, counts in _three_ranks():
-        ways = prod(comb(available[rank], n) for rank, n in counts)
-        if ways:
-            total += ways / ways_total * table[known + key]
+    for key, counts, ranks, share in _three_ranks():
+        if ranks & held:  # fewer of a thrown rank are left to draw
+            ways = prod(comb(available[rank], n) for rank, n in counts)
+            if not ways:
+                continue
+            share = ways / _DRAWS
+        total += share * table[known + key]
     return total
 
 
+_DRAWS = comb(50, 3)
+"""The ways to draw the crib's other two cards and the starter."""
+
+
 @cache
-def _three_ranks() -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
-    """Every multiset of three ranks, in the model's order: its key, and each rank with how
-    many times it comes."""
-    return tuple(
-        (rank_key(ranks), tuple(Counter(ranks).items()))
-        for ranks in combinations_with_replacement(range(1, 14), 3)
-    )
+def _three_ranks() -> tuple[tuple[int, tuple[tuple[int, int], ...], int, float], ...]:
+    """Every multiset of three ranks, in the model's order: its key, each rank with how
+    many times it comes, the ranks as bits (``1 << rank``), and its share of the draws
+    when none of its ranks was thrown (the same division as for any other)."""
+    found = []
+    for ranks in combinations_with_replacement(range(1, 14), 3):
+        counts = tuple(Counter(ranks).items())
+        ways = prod(comb(4, n) for _, n in counts)
+        bits = sum(1 << rank for rank, _ in counts)
+        found.append((rank_key(ranks), counts, bits, ways / _DRAWS))
+    return tuple(found)

@@ -411,13 +411,16 @@ def needs(view: View) -> tuple[int, int]:
 def _kept_value(ranks: tuple[int, ...]) -> float:
     table = rank_table()
     key = rank_key(ranks)
-    counts = Counter(ranks)
     total = weight = 0.0
-    for starter in range(1, 14):
-        left = 4 - counts[starter]
-        total += left * table[key + rank_key((starter,))]
+    for starter, starter_key in _STARTER_KEYS:
+        left = 4 - ranks.count(starter)
+        total += left * table[key + starter_key]
         weight += left
     return total / weight
+
+
+_STARTER_KEYS = tuple((rank, rank_key((rank,))) for rank in range(1, 14))
+"""Each rank a starter could be, with its :func:`cribcli.scoring.rank_key`."""
 
 
 def kept_value(four: Iterable[int]) -> float:
