@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from cribcli.cards import Card, check_distinct, deck
 from cribcli.engine import (
@@ -30,7 +30,6 @@ from cribcli.engine import (
     view,
 )
 from cribcli.errors import UsageProblem
-from cribcli.players import table
 from cribcli.players.hard import (
     CLOSE,
     ENDGAME,
@@ -44,10 +43,11 @@ from cribcli.players.hard import (
 from cribcli.players.odds import point_chance
 from cribcli.players.pegging import after_play, points, scoring_tail, value
 from cribcli.reasons import LayWhy, ThrowWhy
-from cribcli.record import GameInfo
 from cribcli.scoring import HAND_SIZE, PegItem, kept_items, peg_points
-from cribcli.stats import Lost
-from cribcli.workers import spread
+
+if TYPE_CHECKING:  # loaded when a review needs them: advice on a lay does without them
+    from cribcli.record import GameInfo
+    from cribcli.stats import Lost
 
 ME, THEM = 0, 1
 SEED = "peg-advice"
@@ -338,6 +338,8 @@ class Review:
 
     def as_lost(self) -> Lost:
         """What the decisions lost, as the history keeps it."""
+        from cribcli.stats import Lost
+
         return Lost(self.deals, self.lost("throw"), self.lost("lay"), self.lost("count"))
 
     def summary_json(self) -> dict[str, object]:
@@ -446,6 +448,8 @@ def review(
         # Worked out once here, the tables are the workers' too: each is forked from this
         # process.
         warm(endgame=any(min(needs(task.seen)) <= ENDGAME for task in tasks))
+    from cribcli.workers import spread
+
     decisions: list[Decision] = []
     with spread(judge, tasks, jobs) as judged:
         for done, found in enumerate(judged, start=1):
@@ -566,6 +570,8 @@ def _lays(seen: View, seed: int | str, laid: Card | None = None) -> _Lays | None
     ``laid`` lost is steady). None when no hands fit what was seen."""
     options = seen.playable()
     if seen.rules.players != 2:
+        from cribcli.players import table
+
         nets = table.lay_values(seen, seed, laid or options[0])
         if not nets:
             return None
@@ -647,6 +653,8 @@ def open_loss(state: State, seat: int, laid: Card) -> float:
     pile = tuple(card.rank for card in seen.pile)
     ranks = {card.rank for card in seen.playable()}
     if state.rules.players != 2:
+        from cribcli.players import table
+
         hands = tuple(tuple(sorted(card.rank for card in hand)) for hand in state.hands)
         sides = tuple(state.rules.side_of(n) for n in range(state.rules.players))
         tail = scoring_tail(pile) if pile else ()

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +34,13 @@ def key_ranks(key: str) -> tuple[int, ...]:
 @cache
 def read(name: str) -> dict[str, Any]:
     """A table, as shipped with the package (read once)."""
-    text = resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
+    path = FOLDER / name
+    if path.is_file():  # installed as files, as usual: importing importlib.resources
+        text = path.read_text(encoding="utf-8")  # costs more than reading the table
+    else:
+        from importlib import resources
+
+        text = resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
     table = json.loads(text)
     assert isinstance(table, dict)
     return table
