@@ -330,8 +330,10 @@ def rank_table() -> dict[int, int]:
     them again)."""
     from cribcli.rank_points import POINTS
 
+    bits = (0, *(rank_key((rank,)) for rank in range(1, 14)))  # each rank's part of a key
     multisets = combinations_with_replacement(range(1, 14), 5)
-    return dict(zip((rank_key(ranks) for ranks in multisets), POINTS, strict=True))
+    keys = [bits[a] + bits[b] + bits[c] + bits[d] + bits[e] for a, b, c, d, e in multisets]
+    return dict(zip(keys, POINTS, strict=True))
 
 
 _CARD_KEY = {card: rank_key([card.rank]) for card in deck()}
