@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import struct
 from collections.abc import Iterable, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -180,6 +181,10 @@ def deck() -> list[Card]:
     return [_CARDS_BY_KEY[(rank, suit)] for suit in Suit for rank in range(1, 14)]
 
 
+_FOUR_NUMBERS = struct.Struct(">4Q")
+"""A block (a SHA-256 digest) read as four big-endian unsigned 64-bit integers."""
+
+
 class SeededStream:
     """A random stream that gives the same numbers on every Python version and platform.
 
@@ -199,16 +204,15 @@ class SeededStream:
     def __init__(self, seed: int | str, label: str = "deck") -> None:
         self._key = f"{seed}/{label}".encode()
         self._block = 0
-        self._buffer = b""
+        self._buffer: list[int] = []  # the last block's numbers not yet drawn, next last
 
     def _next64(self) -> int:
-        if len(self._buffer) < 8:
+        if not self._buffer:
             digest = hashlib.sha256(self._key + b"/" + self._block.to_bytes(8, "big")).digest()
             self._block += 1
-            self._buffer += digest
-        value = int.from_bytes(self._buffer[:8], "big")
-        self._buffer = self._buffer[8:]
-        return value
+            self._buffer = list(_FOUR_NUMBERS.unpack(digest))
+            self._buffer.reverse()
+        return self._buffer.pop()
 
     def below(self, n: int) -> int:
         """A whole number in ``range(n)``, each equally likely."""
