@@ -41,7 +41,10 @@ def unseen_counts(ranks: Ranks) -> Unseen:
 
 def unseen_after(seen: Ranks) -> Unseen:
     """What a player who has seen these ranks (its own cards among them) has not seen."""
-    return tuple(4 - n for n in unseen_counts(seen))
+    left = [4] * 13
+    for rank in seen:
+        left[rank - 1] -= 1
+    return tuple(left)
 
 
 # Room for a decision's choices: the search to win near the end meets again those the

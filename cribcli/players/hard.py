@@ -224,8 +224,10 @@ class HardPlayer(NormalPlayer):
         # A go at count c means every card it held then (so every card it holds now) had a
         # value over 31 - c.
         floor = max((COUNT_LIMIT - count for seat, count in view.gos if seat == other), default=0)
-        unseen = unseen_by(view)
-        pool = [card for card in unseen if value(card.rank) > floor]
+        unseen = [card.rank for card in unseen_by(view)]
+        # The cards are drawn by their places among those unseen: the same draws as of
+        # the cards themselves, and what is left for the throw is a copy less a few.
+        pool = [place for place, rank in enumerate(unseen) if value(rank) > floor]
         if len(pool) < size:
             return []
         reading = Reading.of(view)
@@ -234,10 +236,11 @@ class HardPlayer(NormalPlayer):
         draws = []
         for _ in range(PLAY_DEALS * CANDIDATES):
             held = stream.sample(pool, size)
-            taken = {card.index for card in held}
-            rest = [card for card in unseen if card.index not in taken]
-            thrown = tuple(sorted(card.rank for card in stream.sample(rest, 2)))
-            sample = Sample(tuple(sorted(card.rank for card in held)), thrown)
+            rest = unseen.copy()
+            for place in sorted(held, reverse=True):
+                del rest[place]
+            thrown = tuple(sorted(stream.sample(rest, 2)))
+            sample = Sample(tuple(sorted([unseen[place] for place in held])), thrown)
             if sample not in weights:
                 weights[sample] = reading.weight(sample)
             draws.append((sample, weights[sample]))
