@@ -19,6 +19,7 @@ from cribcli.players.pegging import (
     laid_on,
     last_point,
     laying,
+    next_points,
     pile_points,
     points,
     value,
@@ -158,11 +159,12 @@ def _expected(pile: Ranks, count: int, unseen: Unseen, held: int, pool: int) -> 
 @lru_cache(maxsize=1 << 14)
 def _scoring_replies(pile: Ranks, count: int) -> tuple[tuple[int, int], ...]:
     """The ranks (as indexes, ace 0) that would score laid now, with what each scores."""
+    made = next_points(pile)
     replies = []
     for rank in range(1, 14):
-        total = count + value(rank)
+        total = count + VALUES[rank]
         if total <= COUNT_LIMIT and pile.count(rank) < 4:  # no fifth card of a rank
-            gained = points(pile + (rank,), total)
+            gained = made[rank] + (2 if total == 15 or total == COUNT_LIMIT else 0)
             if gained:
                 replies.append((rank - 1, gained))
     return tuple(replies)

@@ -49,6 +49,40 @@ def pile_points(pile: tuple[int, ...]) -> int:
     return score
 
 
+def next_points(pile: tuple[int, ...]) -> list[int]:
+    """What a card of each rank laid next on ``pile`` would score by pairs and runs,
+    by rank (``[0]`` unused): :func:`pile_points` of each, at most four cards of a rank
+    laid, worked out together from one look back along the pile."""
+    found = [0] * 14
+    if not pile:
+        return found
+    last = pile[-1]
+    same = 1
+    while same < len(pile) and pile[-1 - same] == last:
+        same += 1
+    found[last] = (0, 0, 2, 6, 12)[min(same + 1, 4)]
+    # A run ends at the card laid when the cards before it, back to the run's start, are
+    # distinct and all but it of a stretch of ranks: the rank just beyond either end of
+    # a stretch they fill, or the one missing from a stretch they fill but for one.
+    seen: set[int] = set()
+    low = high = last
+    total = 0
+    for back, rank in enumerate(reversed(pile), start=1):
+        if rank in seen:
+            break  # a longer stretch back holds a pair: no run
+        seen.add(rank)
+        low, high, total = min(low, rank), max(high, rank), total + rank
+        if back < 2:
+            continue
+        if high - low == back - 1:
+            for beyond in (low - 1, high + 1):
+                if 1 <= beyond <= 13:
+                    found[beyond] = back + 1
+        elif high - low == back:
+            found[(low + high) * (back + 1) // 2 - total] = back + 1
+    return found
+
+
 @lru_cache(maxsize=16_384)
 def scoring_tail(pile: tuple[int, ...]) -> tuple[int, ...]:
     """The end of the pile that decides what later cards of the count can score: a
