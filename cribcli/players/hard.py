@@ -31,9 +31,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from operator import itemgetter
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from cribcli.analysis import DiscardValue, analyse
 from cribcli.cards import JACK, Card, SeededStream
 from cribcli.engine import View
 from cribcli.players import cribs, odds, pegs
@@ -41,6 +40,9 @@ from cribcli.players.careful import against, laid_carefully, unseen_after, win_a
 from cribcli.players.normal import NormalPlayer, pile_ranks, unseen_by
 from cribcli.players.pegging import points, value
 from cribcli.scoring import COUNT_LIMIT, HAND_SIZE, MAX_SHOW, rank_key, rank_table, show_total
+
+if TYPE_CHECKING:  # the exact analysis is loaded to discard: advice on a lay does without
+    from cribcli.analysis import DiscardValue
 
 PLAY_DEALS = 200
 """Hands dealt to the other player, in its head, for the search of the play."""
@@ -289,6 +291,8 @@ def discard_options(view: View) -> list[Option]:
     """Every discard as hard values it, in the order of :func:`analyse` (best exact net
     first): with two players, hand, crib against a good player's throw, and pegging, and
     near the end the chance of winning too; with three or four, the exact net alone."""
+    from cribcli.analysis import analyse
+
     values = analyse(view.hand, dealer=view.is_dealer, players=view.rules.players)
     if view.rules.players != 2:
         return [Option(value.net, value.crib, value) for value in values]
