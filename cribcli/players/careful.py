@@ -334,9 +334,11 @@ def _seen(unseen: Unseen, rank: int) -> Unseen:
     return unseen[: rank - 1] + (unseen[rank - 1] - 1,) + unseen[rank:]
 
 
+@lru_cache(maxsize=1 << 13)
 def _fresh(mine: Ranks, theirs: Ranks, i_lead: bool, unseen: Unseen) -> int:
     """A new count, led by me if ``i_lead`` (or by them if I have no cards), else by them
-    (or by me if they have none)."""
+    (or by me if they have none). Cached: a new count is met again by another order of
+    the cards before it, and the rest of the play from it is the most to search."""
     if not (mine if i_lead else theirs):
         i_lead = not i_lead
     return _rest(mine, theirs, (), 0, False, False, False, i_lead, unseen)
@@ -456,6 +458,7 @@ def _lay_to_win(
                         not by_me, unseen, my_need, their_need, shows)  # fmt: skip
 
 
+@lru_cache(maxsize=1 << 13)
 def _fresh_to_win(
     mine: Ranks,
     theirs: Ranks,
@@ -465,6 +468,7 @@ def _fresh_to_win(
     their_need: int,
     shows: Shows,
 ) -> float:
+    """:func:`_fresh` in the search to win (cached alike)."""
     if not mine and not theirs:
         return _scored(0, True, my_need, their_need, shows)
     if not (mine if i_lead else theirs):
