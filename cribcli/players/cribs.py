@@ -54,7 +54,9 @@ def random_crib(thrown: tuple[int, int]) -> float:
     total = 0.0
     for key, counts, ranks, share in _three_ranks():
         if ranks & held:  # fewer of a thrown rank are left to draw
-            ways = prod(comb(available[rank], n) for rank, n in counts)
+            ways = 1
+            for rank, n in counts:
+                ways *= _CHOOSE[available[rank]][n]
             if not ways:
                 continue
             share = ways / _DRAWS
@@ -64,6 +66,8 @@ def random_crib(thrown: tuple[int, int]) -> float:
 
 _DRAWS = comb(50, 3)
 """The ways to draw the crib's other two cards and the starter."""
+_CHOOSE = tuple(tuple(comb(left, n) for n in range(4)) for left in range(5))
+"""``_CHOOSE[left][n]``: the ways to draw ``n`` of the ``left`` cards of a rank."""
 
 
 @cache
