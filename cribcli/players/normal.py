@@ -9,7 +9,6 @@ other side has said go it plays the cards it holds in the order that scores most
 
 from __future__ import annotations
 
-from cribcli.analysis import analyse
 from cribcli.cards import Card, deck
 from cribcli.engine import View
 from cribcli.players.careful import choose, unseen_counts
@@ -47,6 +46,8 @@ class NormalPlayer:
 
     def discard(self, view: View) -> tuple[Card, ...]:
         """The discard with the best exact net value."""
+        from cribcli.analysis import analyse  # loaded to discard: advice on a lay does without
+
         return analyse(view.hand, dealer=view.is_dealer, players=view.rules.players)[0].discard
 
     def play(self, view: View) -> Card:
