@@ -16,7 +16,8 @@ often.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache, reduce
 from operator import add, mul
 
@@ -238,10 +239,22 @@ def _dealer_shows(shown: Spread, lose: list[float], need: int) -> float:
     0.0, which changes no sum of chances), at C speed."""
     if need > GAME:  # a need the table does not reach: read as the longest game
         short = [p * lose[min(need - points, GAME)] for points, p in enumerate(shown[:need])]
-        return reduce(add, shown[need:], reduce(add, short, 0.0))
+        return in_turn(shown[need:], in_turn(short, 0.0))
     falls_short = min(need, len(shown))
     products = map(mul, shown[:falls_short], lose[need : need - falls_short : -1])
-    return reduce(add, shown[falls_short:], reduce(add, products, 0.0))
+    return in_turn(shown[falls_short:], in_turn(products, 0.0))
+
+
+if sys.version_info >= (3, 12):
+
+    def in_turn(terms: Iterable[float], start: float) -> float:
+        """``start`` plus each of ``terms`` in turn, as a loop adds them (sum() from
+        Python 3.12 compensates for rounding, which changes the last bit)."""
+        return reduce(add, terms, start)
+
+else:
+    in_turn = sum
+    """Before Python 3.12, sum() adds floats in turn, as a loop does, at C speed."""
 
 
 @cache
