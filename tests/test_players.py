@@ -30,7 +30,16 @@ from cribcli.events import GameOver, Pegged, Played, Shown
 from cribcli.players import Level, careful, computer, cribs, hard, odds, table
 from cribcli.players.careful import Unseen, against, unseen_after
 from cribcli.players.normal import pile_ranks
-from cribcli.players.pegging import after_play, laid_on, outcome, points, value, without
+from cribcli.players.pegging import (
+    after_play,
+    laid_on,
+    next_points,
+    outcome,
+    pile_points,
+    points,
+    value,
+    without,
+)
 from cribcli.record import GameInfo, Seat
 from cribcli.session import next_action, run_game
 
@@ -280,6 +289,21 @@ def test_points_on_ranks() -> None:
     assert points((4, 6, 5), 15) == 5
     assert points((7, 7, 8, 6), 28) == 3
     assert points((10, 11, 12, 1), 31) == 2
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.integers(1, 13), max_size=8).filter(
+        lambda p: max(Counter(p).values(), default=0) <= 4
+    )
+)
+def test_what_each_rank_laid_next_scores_is_worked_out_together(pile: list[int]) -> None:
+    """:func:`next_points`, every rank's pairs and runs from one look back along the pile,
+    is each rank laid next scored on its own (up to four cards of a rank)."""
+    made = next_points(tuple(pile))
+    for rank in range(1, 14):
+        if pile.count(rank) < 4:
+            assert made[rank] == pile_points((*pile, rank))
 
 
 @pytest.mark.parametrize(

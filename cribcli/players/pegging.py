@@ -35,8 +35,8 @@ def last_point(pile: tuple[int, ...], count: int) -> int:
 @lru_cache(maxsize=1 << 16)
 def pile_points(pile: tuple[int, ...]) -> int:
     """What the last rank of ``pile`` scores by pairs and runs (the searches pass only
-    :func:`scoring_tail` ends, so few piles recur endlessly: some 45,000 over the
-    reviews of three games, all kept)."""
+    :func:`scoring_tail` ends, so few piles recur endlessly: a game's review meets some
+    thousands, all kept)."""
     last = pile[-1]
     same = 1
     while same < len(pile) and pile[-1 - same] == last:
@@ -60,7 +60,7 @@ def next_points(pile: tuple[int, ...]) -> list[int]:
     same = 1
     while same < len(pile) and pile[-1 - same] == last:
         same += 1
-    found[last] = (0, 0, 2, 6, 12)[min(same + 1, 4)]
+    found[last] = (0, 0, 2, 6, 12)[min(same + 1, 4)]  # (no fifth card of a rank is laid)
     # A run ends at the card laid when the cards before it, back to the run's start, are
     # distinct and all but it of a stretch of ranks: the rank just beyond either end of
     # a stretch they fill, or the one missing from a stretch they fill but for one.
