@@ -444,11 +444,11 @@ def review(
         tasks.append(Task(view(state, seat), action, seed, opened))
     if round_number is not None and round_number > len(dealers):
         raise UsageProblem(f"the game has {len(dealers)} rounds, not {round_number}")
-    if jobs > 1 and len(tasks) > 1 and info.rules.players == 2:
-        # Worked out once here, the tables are the workers' too: each is forked from this
-        # process.
+    from cribcli.workers import forked, spread
+
+    if jobs > 1 and len(tasks) > 1 and info.rules.players == 2 and forked():
+        # Worked out once here, the tables are the workers' too.
         warm(endgame=any(min(needs(task.seen)) <= ENDGAME for task in tasks))
-    from cribcli.workers import spread
 
     decisions: list[Decision] = []
     with spread(judge, tasks, jobs) as judged:

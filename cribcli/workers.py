@@ -37,6 +37,14 @@ def spread(
         pool.join()
 
 
+def forked() -> bool:
+    """Whether :func:`spread`'s workers are forked from this process, and so start with
+    all it has worked out (on Linux; elsewhere they start afresh)."""
+    import multiprocessing
+
+    return multiprocessing.get_start_method() == "fork"
+
+
 def pool(jobs: int) -> concurrent.futures.ProcessPoolExecutor:
     """Worker processes for tasks handed one at a time (a server's computers), that stop
     with the program as :func:`spread`'s do. Shut it down when done."""
