@@ -101,7 +101,7 @@ async def play(me: Screen, other: Screen, name: str, delays: list[float]) -> Non
         start = len(me.text)
         me.type("hint")
         answer = await me.wait_for(
-            r"Hint: (?:throw ([^,]+), keep|lay (\S+))|Nothing to hint at now|not your turn", start
+            r"Hint: (?:throw ([^:]+):|lay ([^:\s]+):)|Nothing to hint at now|not your turn", start
         )
         cards = answer.group(1) or answer.group(2)
         if not cards:
@@ -128,7 +128,7 @@ async def main(idle: int, tables: int, level: Level) -> None:
     idlers = [await connect(port, f"idle{n}") for n in range(idle)]
     for number in range(tables):  # every seat the computer's: a person away, taken over
         name = f"robot{number}"
-        table = room.lobby.open_table(name, TableSetup(computers=1, level=level), room.saver)
+        table = room.lobby.open_table(name, TableSetup(computers=1, level=level), room.games.saver)
         room.start(table)
         table.away[0] = 0.0
         table.take_over(0)
