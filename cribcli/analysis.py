@@ -24,7 +24,7 @@ from math import comb, prod
 from cribcli.cards import JACK, Card, check_distinct, deck
 from cribcli.engine import FULL_GAME
 from cribcli.errors import HandError, UsageProblem
-from cribcli.scoring import HAND_SIZE, MAX_SHOW, rank_key, rank_table, show_total
+from cribcli.scoring import KEPT_SIZE, MAX_SHOW, rank_key, rank_table, show_total
 
 CRIB_MODEL = (
     "the crib's other cards and the starter are equally likely to be any unseen card; "
@@ -165,8 +165,8 @@ def analyse(
         raise HandError(f"with {players} players a hand is {size} cards, not {len(hand)}")
     check_distinct([*hand, *seen])
     unseen = unseen_cards([*hand, *seen])
-    throw = size - HAND_SIZE
-    crib = CribModel(unseen, unknown=HAND_SIZE - throw)
+    throw = size - KEPT_SIZE
+    crib = CribModel(unseen, unknown=KEPT_SIZE - throw)
     values = []
     for discard in combinations(hand, throw):
         keep = tuple(card for card in hand if card not in discard)

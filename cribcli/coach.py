@@ -43,7 +43,7 @@ from cribcli.players.hard import (
 from cribcli.players.odds import point_chance
 from cribcli.players.pegging import after_play, points, scoring_tail, value
 from cribcli.reasons import LayWhy, ThrowWhy
-from cribcli.scoring import HAND_SIZE, PegItem, kept_items, peg_points
+from cribcli.scoring import KEPT_SIZE, PegItem, kept_items, peg_points
 
 if TYPE_CHECKING:  # loaded when a review needs them: advice on a lay does without them
     from cribcli.record import GameInfo
@@ -95,18 +95,18 @@ def moment_view(moment: Moment) -> View:
     theirs = tuple(card for seat, card in moment.laid if seat == THEM)
     if len(moment.thrown) != 2:
         raise UsageProblem(f"give the 2 cards you threw, not {len(moment.thrown)}")
-    if len(moment.hand) + len(mine) != HAND_SIZE:
+    if len(moment.hand) + len(mine) != KEPT_SIZE:
         raise UsageProblem(
-            f"you hold {len(moment.hand)} and laid {len(mine)}: that should make {HAND_SIZE}"
+            f"you hold {len(moment.hand)} and laid {len(mine)}: that should make {KEPT_SIZE}"
         )
-    if len(theirs) > HAND_SIZE:
-        raise UsageProblem(f"the other player laid {len(theirs)} cards: at most {HAND_SIZE}")
+    if len(theirs) > KEPT_SIZE:
+        raise UsageProblem(f"the other player laid {len(theirs)} cards: at most {KEPT_SIZE}")
     known = [*moment.hand, *mine, *theirs, moment.starter, *moment.thrown]
     check_distinct(known)
     # The other's unseen cards: ten-cards first, which fit any go it may have said.
     unseen = sorted(set(deck()) - set(known), key=lambda card: (-card.value, card))
-    hidden = tuple(unseen[: HAND_SIZE - len(theirs)])
-    their_throw = tuple(unseen[HAND_SIZE - len(theirs) : HAND_SIZE - len(theirs) + 2])
+    hidden = tuple(unseen[: KEPT_SIZE - len(theirs)])
+    their_throw = tuple(unseen[KEPT_SIZE - len(theirs) : KEPT_SIZE - len(theirs) + 2])
     dealer = ME if moment.dealer else THEM
     start, _ = new_game(Rules(first_dealer=dealer), SEED)
     dealt = (
@@ -566,13 +566,13 @@ def _lays(seen: View, seed: int | str, laid: Card | None = None) -> _Lays | None
     """What each card that could be laid is worth, by the play search over the hands the
     others could hold given the seat's view: hard's own measure, the most points unless
     near the end another card is really likelier to win (at a table of three or four,
-    for points alone: see :mod:`cribcli.players.table`, whose search stops once what
+    for points alone: see :mod:`cribcli.players.table_search`, whose search stops once what
     ``laid`` lost is steady). None when no hands fit what was seen."""
     options = seen.playable()
     if seen.rules.players != 2:
-        from cribcli.players import table
+        from cribcli.players import table_search
 
-        nets = table.lay_values(seen, seed, laid or options[0])
+        nets = table_search.lay_values(seen, seed, laid or options[0])
         if not nets:
             return None
         best = max(options, key=lambda card: (nets[card], -card.rank))
@@ -653,14 +653,16 @@ def open_loss(state: State, seat: int, laid: Card) -> float:
     pile = tuple(card.rank for card in seen.pile)
     ranks = {card.rank for card in seen.playable()}
     if state.rules.players != 2:
-        from cribcli.players import table
+        from cribcli.players import table_search
 
         hands = tuple(tuple(sorted(card.rank for card in hand)) for hand in state.hands)
         sides = tuple(state.rules.side_of(n) for n in range(state.rules.players))
         tail = scoring_tail(pile) if pile else ()
         nets = {
-            rank: table.side_net(
-                table.lay(hands, seat, rank, tail, seen.count, seen.passed, sides), seat, sides
+            rank: table_search.side_net(
+                table_search.lay(hands, seat, rank, tail, seen.count, seen.passed, sides),
+                seat,
+                sides,
             )
             for rank in ranks
         }

@@ -35,7 +35,7 @@ from cribcli.events import (
 )
 from cribcli.scoring import (
     COUNT_LIMIT,
-    HAND_SIZE,
+    KEPT_SIZE,
     MAX_SHOW,
     PegItem,
     PegKind,
@@ -446,7 +446,7 @@ def _discard(state: State, action: Discard, events: list[Event]) -> State:
     # The crib is full but for the three-handed deck card; then the starter is cut.
     dealt_count = state.rules.dealt_size * state.rules.players
     rest = state.deck[dealt_count:]
-    if len(state.crib) < HAND_SIZE:
+    if len(state.crib) < KEPT_SIZE:
         events.append(CribFromDeck(rest[0]))
         state = replace(state, crib=state.crib + (rest[0],))
         rest = rest[1:]

@@ -23,7 +23,7 @@ from typing import NamedTuple
 from cribcli.cards import JACK, Card, check_distinct, deck, in_order, parse_cards
 from cribcli.errors import CribbageError, HandError
 
-HAND_SIZE = 4
+KEPT_SIZE = 4
 """Cards in a hand or crib at the show (the starter is a fifth)."""
 
 MAX_SHOW = 29
@@ -132,8 +132,8 @@ class ShowScore(NamedTuple):
 
 def check_show(hand: Sequence[Card], starter: Card | None) -> None:
     """Raise HandError unless ``hand`` is four distinct cards and ``starter`` a fifth."""
-    if len(hand) != HAND_SIZE:
-        raise HandError(f"a hand has {HAND_SIZE} cards, not {len(hand)}")
+    if len(hand) != KEPT_SIZE:
+        raise HandError(f"a hand has {KEPT_SIZE} cards, not {len(hand)}")
     if starter is None:
         raise HandError("no starter: a hand is counted with the starter card")
     check_distinct([*hand, starter])
@@ -148,9 +148,9 @@ def hand_and_starter(
     if not cards:
         raise HandError("no cards: give the four cards of the hand, then the starter")
     hand = list(cards)
-    if starter is None and len(hand) == HAND_SIZE + 1:
-        hand, starter = hand[:HAND_SIZE], hand[HAND_SIZE]
-    if starter is None and len(hand) == HAND_SIZE:
+    if starter is None and len(hand) == KEPT_SIZE + 1:
+        hand, starter = hand[:KEPT_SIZE], hand[KEPT_SIZE]
+    if starter is None and len(hand) == KEPT_SIZE:
         raise HandError(f"no starter: add it {how}")
     check_show(hand, starter)
     assert starter is not None  # check_show refuses a missing starter
@@ -171,7 +171,7 @@ def score_lines(
             if len(line.rstrip("\n")) > limit:
                 raise HandError(f"longer than {limit} characters: not a hand")
             cards = parse_cards(text)
-            if len(cards) != HAND_SIZE + 1:
+            if len(cards) != KEPT_SIZE + 1:
                 raise HandError(
                     f"{len(cards)} cards: a line is the four cards of the hand, then the starter"
                 )
@@ -189,7 +189,7 @@ def score_show(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Sh
     His nobs: the jack in hand of the starter's suit scores 1.
     """
     five = (*hand, starter)
-    if starter is None or len(hand) != HAND_SIZE or len(set(map(_INDEX, five))) != 5:
+    if starter is None or len(hand) != KEPT_SIZE or len(set(map(_INDEX, five))) != 5:
         check_show(hand, starter)  # says what is wrong
     cards = sorted(five, key=_INDEX)  # by rank, then suit
     ranks = tuple(map(_RANK, cards))
@@ -216,7 +216,7 @@ def kept_items(cards: Sequence[Card]) -> tuple[ShowItem, ...]:
         ShowItem(kind, tuple(ordered[i] for i in where), points)
         for kind, where, points in _rank_places(tuple(map(_RANK, ordered)))
     )
-    if len(ordered) == HAND_SIZE and len({card.suit for card in ordered}) == 1:
+    if len(ordered) == KEPT_SIZE and len({card.suit for card in ordered}) == 1:
         items += (ShowItem(ShowKind.FLUSH, tuple(ordered), 4),)
     return items
 
@@ -367,7 +367,7 @@ def show_distribution() -> tuple[list[int], list[int]]:
     hand_counts = [0] * (MAX_SHOW + 1)
     crib_counts = [0] * (MAX_SHOW + 1)
     suits = range(4)
-    for ranks in combinations_with_replacement(range(1, 14), HAND_SIZE):
+    for ranks in combinations_with_replacement(range(1, 14), KEPT_SIZE):
         hand_key = rank_key(ranks)
         multiplicity = Counter(ranks)
         # (starter rank, fifteens + pairs + runs, starters of that rank left in the deck)

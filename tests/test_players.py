@@ -27,7 +27,7 @@ from cribcli.engine import (
     view,
 )
 from cribcli.events import GameOver, Pegged, Played, Shown
-from cribcli.players import Level, careful, computer, cribs, hard, odds, table
+from cribcli.players import Level, careful, computer, cribs, hard, odds, table_search
 from cribcli.players.careful import Unseen, against, unseen_after
 from cribcli.players.normal import pile_ranks
 from cribcli.players.pegging import (
@@ -663,7 +663,7 @@ def engine_table(state: State, sides: tuple[int, ...]) -> tuple[int, ...]:
             (0,) * players if ended or after.phase is not Phase.PLAY else engine_table(after, sides)
         )
         result = tuple(a + b for a, b in zip(made, rest, strict=True))
-        net = table.side_net(result, seat, sides)
+        net = table_search.side_net(result, seat, sides)
         if best is None or net > best_net:
             best, best_net = result, net
     assert best is not None
@@ -684,7 +684,7 @@ def test_table_search_equals_max_n_over_the_engine(
     leader = state.to_play
     assert leader is not None
     ranks = tuple(tuple(sorted(c.rank for c in hand)) for hand in hands)
-    fast = table.rest(ranks, leader, (), 0, frozenset(), sides)
+    fast = table_search.rest(ranks, leader, (), 0, frozenset(), sides)
     assert fast == engine_table(state, sides)
 
 
@@ -697,18 +697,18 @@ def test_table_search_deals_until_the_loss_is_steady(
     cards = deck()
     hands = tuple(tuple(cards[n * 13 : n * 13 + 3]) for n in range(4))
     seen = view(table_start(hands, 3), 0)
-    monkeypatch.setattr(table, "MOST_DEALS", 60)
-    monkeypatch.setattr(table, "STEADY", steady)
+    monkeypatch.setattr(table_search, "MOST_DEALS", 60)
+    monkeypatch.setattr(table_search, "STEADY", steady)
     calls: list[object] = []
-    real = table._deal
+    real = table_search._deal
 
     def counted(*args: Any) -> Any:
         calls.append(args)
         return real(*args)
 
-    monkeypatch.setattr(table, "_deal", counted)
+    monkeypatch.setattr(table_search, "_deal", counted)
     laid = seen.playable()[0]
-    values = table.lay_values(seen, "seed", laid)
+    values = table_search.lay_values(seen, "seed", laid)
     assert len(calls) == dealt  # all 60, or the first batch of ten
     assert set(values) == set(seen.playable())
-    assert values == table.lay_values(seen, "seed", laid)  # the same seed, the same deals
+    assert values == table_search.lay_values(seen, "seed", laid)  # the same seed, the same deals

@@ -30,7 +30,7 @@ from cribcli.coach import (
 )
 from cribcli.engine import Action, Discard, Play, Rules, State, new_game, view
 from cribcli.events import RoundEnded
-from cribcli.players import Level, computer, table
+from cribcli.players import Level, computer, table_search
 from cribcli.players.hard import ENDGAME
 from cribcli.record import GameInfo, GameLog, Replay, Seat, dumps, loads, replay
 from cribcli.session import run_game
@@ -319,7 +319,7 @@ def test_review_of_one_round(cribbage: Run) -> None:
     ["3-players.toml", pytest.param("4-players.toml", marks=pytest.mark.slow), "short-game.toml"],
 )
 def test_review_of_other_tables(cribbage: Run, log: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(table, "MOST_DEALS", 40)  # the shape, not the search's depth
+    monkeypatch.setattr(table_search, "MOST_DEALS", 40)  # the shape, not the search's depth
     path = str(ROOT / "tests" / "logs" / log)
     result = cribbage("review", path, "--json", "--round", "2")
     assert result.status == 0, result.err
@@ -335,7 +335,7 @@ def test_review_of_other_tables(cribbage: Run, log: str, monkeypatch: pytest.Mon
 def test_review_of_a_muggins_game_counts_the_points_given_away(
     cribbage: Run, miss: int, players: int, swing: float, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(table, "MOST_DEALS", 40)  # the counts are the point here
+    monkeypatch.setattr(table_search, "MOST_DEALS", 40)  # the counts are the point here
     script = "\n".join(moves(5, muggins=True, miss=miss, players=players)) + "\n"
     played = cribbage("play", "--seed", "5", "--muggins", "--players", str(players), stdin=script)
     assert played.status == 0, played.err

@@ -12,7 +12,7 @@ from types import ModuleType
 
 import pytest
 
-from cribcli.players import odds, tables
+from cribcli.players import measured, odds
 
 TOOLS = Path(__file__).resolve().parent.parent / "tools"
 NAMES = ("pegs.json", "cribs.json", "deal_points.json")
@@ -29,30 +29,30 @@ def tool(name: str) -> ModuleType:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_each_file_is_exactly_what_its_writer_writes(name: str) -> None:
-    shipped = (tables.FOLDER / name).read_text(encoding="utf-8")
-    assert tables.dumps(json.loads(shipped)) == shipped
-    assert tables.read(name) == json.loads(shipped)
-    assert {"about", "made_by"} <= set(tables.read(name))
+    shipped = (measured.FOLDER / name).read_text(encoding="utf-8")
+    assert measured.dumps(json.loads(shipped)) == shipped
+    assert measured.read(name) == json.loads(shipped)
+    assert {"about", "made_by"} <= set(measured.read(name))
 
 
 @pytest.mark.slow
 def test_the_pegging_table_is_what_the_tool_plays() -> None:
     pegging = tool("pegging_table")
-    shipped = tables.read("pegs.json")
+    shipped = measured.read("pegs.json")
     hands = int(shipped["made_by"].split("--hands ")[1])
     for keep in ((4, 5, 6, 7), (5, 5, 5, 5), (1, 1, 13, 13)):
         as_dealer, as_pone = pegging.average((keep, hands))
-        entry = shipped["keeps"][tables.ranks_key(keep)]
+        entry = shipped["keeps"][measured.ranks_key(keep)]
         assert (round(as_dealer, 2), round(as_pone, 2)) == (entry["dealer"], entry["pone"])
 
 
 @pytest.mark.slow
 def test_the_crib_table_is_worked_out_from_its_throws() -> None:
     crib = tool("crib_table")
-    shipped = tables.read("cribs.json")
+    shipped = measured.read("cribs.json")
     blocks = {
         (key.split()[0], int(key.split()[1])): Counter(
-            {tables.key_ranks(pair): n for pair, n in throws.items()}
+            {measured.key_ranks(pair): n for pair, n in throws.items()}
         )
         for key, throws in shipped["throws"].items()
     }
@@ -62,14 +62,14 @@ def test_the_crib_table_is_worked_out_from_its_throws() -> None:
 @pytest.mark.slow
 def test_the_crib_table_throws_are_what_the_tool_deals() -> None:
     crib = tool("crib_table")
-    shipped = tables.read("cribs.json")["throws"]
+    shipped = measured.read("cribs.json")["throws"]
     for thrower in ("pone", "dealer"):
         again = crib.block_throws(thrower, 0)
-        assert {tables.ranks_key(pair): n for pair, n in again.items()} == shipped[f"{thrower} 0"]
+        assert {measured.ranks_key(pair): n for pair, n in again.items()} == shipped[f"{thrower} 0"]
 
 
 def test_the_deal_counts_add_up_from_their_blocks() -> None:
-    shipped = tables.read("deal_points.json")
+    shipped = measured.read("deal_points.json")
     assert len(shipped["blocks"]) == 40 and "--games 4000" in shipped["made_by"]
     totals = odds.counts()
     # every deal is counted once for each source: the 32,414 deals the odds come from
@@ -79,7 +79,7 @@ def test_the_deal_counts_add_up_from_their_blocks() -> None:
 @pytest.mark.slow
 def test_the_deal_counts_are_what_the_tool_plays() -> None:
     deal_odds = tool("deal_odds")
-    shipped = tables.read("deal_points.json")
+    shipped = measured.read("deal_points.json")
     made_by = shipped["made_by"].split()
     level, seed = made_by[made_by.index("--level") + 1], made_by[made_by.index("--seed") + 1]
     first = next(iter(shipped["blocks"]))

@@ -22,7 +22,7 @@ from math import comb
 
 from cribcli.analysis import analyse
 from cribcli.cards import deck
-from cribcli.players import tables
+from cribcli.players import measured
 from cribcli.scoring import rank_key, rank_table
 
 RANKS = range(1, 14)
@@ -85,7 +85,7 @@ def biases(throws: dict[str, Counter[tuple[int, int]]]) -> dict[str, dict[str, f
     pairs = list(combinations_with_replacement(RANKS, 2))
     uniform = Counter({pair: ways(pair, Counter()) for pair in pairs})
     return {
-        tables.ranks_key(pair): {
+        measured.ranks_key(pair): {
             side: round(crib_average(pair, throws[thrower]) - crib_average(pair, uniform), 2)
             for side, thrower in (("mine", "pone"), ("theirs", "dealer"))
         }
@@ -103,7 +103,9 @@ def table(blocks: dict[tuple[str, int], Counter[tuple[int, int]]]) -> dict[str, 
         "about": "the crib against a good player's throws, less against random cards",
         "made_by": f"python tools/crib_table.py --hands {hands}",
         "throws": {
-            f"{thrower} {block}": {tables.ranks_key(pair): n for pair, n in sorted(counted.items())}
+            f"{thrower} {block}": {
+                measured.ranks_key(pair): n for pair, n in sorted(counted.items())
+            }
             for (thrower, block), counted in blocks.items()
         },
         "bias": biases(total),
@@ -122,7 +124,7 @@ def main() -> None:
     work = [(thrower, block) for thrower in THROWERS for block in range(options.hands // BLOCK)]
     with multiprocessing.Pool(options.jobs) as pool:
         blocks = dict(pool.imap(_block, work))
-    print(tables.write("cribs.json", table(blocks)))
+    print(measured.write("cribs.json", table(blocks)))
 
 
 if __name__ == "__main__":

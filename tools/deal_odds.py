@@ -17,7 +17,7 @@ import multiprocessing
 from collections import Counter
 
 from cribcli.match import Setup, match_game
-from cribcli.players import tables
+from cribcli.players import measured
 
 SOURCES = ("dealer pegging", "pone pegging", "pone hand", "dealer hand", "crib")
 BLOCK = 100
@@ -72,7 +72,7 @@ def main() -> None:
     work = [(options.level, options.seed, block) for block in range(options.games // BLOCK)]
     with multiprocessing.Pool(options.jobs) as pool:
         blocks = pool.map(_block, work)
-    print(tables.write("deal_points.json", table(options.level, options.seed, blocks)))
+    print(measured.write("deal_points.json", table(options.level, options.seed, blocks)))
 
 
 if __name__ == "__main__":

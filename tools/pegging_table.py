@@ -24,7 +24,7 @@ import random
 from collections import Counter
 from itertools import combinations, combinations_with_replacement
 
-from cribcli.players import tables
+from cribcli.players import measured
 from cribcli.players.careful import play_out
 from cribcli.players.hard import kept_value
 
@@ -53,7 +53,7 @@ def table(hands: int, rows: dict[tuple[int, ...], tuple[float, float]]) -> dict[
         "about": "the play's points less the other player's, keeping these four ranks",
         "made_by": f"python tools/pegging_table.py --hands {hands}",
         "keeps": {
-            tables.ranks_key(keep): {"dealer": round(dealer, 2), "pone": round(pone, 2)}
+            measured.ranks_key(keep): {"dealer": round(dealer, 2), "pone": round(pone, 2)}
             for keep, (dealer, pone) in rows.items()
         },
     }
@@ -68,7 +68,7 @@ def main() -> None:
     with multiprocessing.Pool(options.jobs) as pool:
         work = [(keep, options.hands) for keep in keeps]
         rows = pool.map(average, work, chunksize=20)
-    print(tables.write("pegs.json", table(options.hands, dict(zip(keeps, rows, strict=True)))))
+    print(measured.write("pegs.json", table(options.hands, dict(zip(keeps, rows, strict=True)))))
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from cribcli.players.pegging import (
     value,
     without,
 )
-from cribcli.scoring import COUNT_LIMIT, HAND_SIZE
+from cribcli.scoring import COUNT_LIMIT, KEPT_SIZE
 
 Ranks = tuple[int, ...]
 Unseen = tuple[int, ...]
@@ -95,7 +95,7 @@ def laid_carefully(plays: tuple[tuple[bool, int], ...], held: Ranks, unseen: Uns
     the starter)."""
     mine = [rank for its, rank in plays if its]
     left = list(unseen)
-    theirs_held = HAND_SIZE
+    theirs_held = KEPT_SIZE
     counts = laid_on(tuple(rank for _, rank in plays))
     for i, ((its, rank), (pile, count)) in enumerate(zip(plays, counts, strict=True)):
         if not its:

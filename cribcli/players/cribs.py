@@ -18,7 +18,7 @@ from itertools import combinations_with_replacement
 from math import comb, prod
 
 from cribcli.cards import Card
-from cribcli.players import tables
+from cribcli.players import measured
 from cribcli.scoring import rank_key, rank_table
 
 
@@ -26,8 +26,8 @@ from cribcli.scoring import rank_key, rank_table
 def table() -> dict[tuple[int, ...], tuple[float, float]]:
     """For each two ranks thrown (in order): how much more the crib is worth than the
     exact analysis says, in your own crib and in the other player's."""
-    bias = tables.read("cribs.json")["bias"]
-    return {tables.key_ranks(key): (e["mine"], e["theirs"]) for key, e in bias.items()}
+    bias = measured.read("cribs.json")["bias"]
+    return {measured.key_ranks(key): (e["mine"], e["theirs"]) for key, e in bias.items()}
 
 
 def bias(thrown: Iterable[Card], own_crib: bool) -> float:

@@ -39,7 +39,7 @@ from cribcli.players import cribs, odds, pegs
 from cribcli.players.careful import against, laid_carefully, unseen_after, win_against
 from cribcli.players.normal import NormalPlayer, pile_ranks, unseen_by
 from cribcli.players.pegging import points, value
-from cribcli.scoring import COUNT_LIMIT, HAND_SIZE, MAX_SHOW, rank_key, rank_table, show_total
+from cribcli.scoring import COUNT_LIMIT, KEPT_SIZE, MAX_SHOW, rank_key, rank_table, show_total
 
 if TYPE_CHECKING:  # the exact analysis is loaded to discard: advice on a lay does without
     from cribcli.analysis import DiscardValue
@@ -437,7 +437,7 @@ def kept_value(four: Iterable[int]) -> float:
 
 _THROWS = tuple(
     (itemgetter(*thrown), itemgetter(*(n for n in range(6) if n not in thrown)))
-    for thrown in combinations(range(6), 6 - HAND_SIZE)
+    for thrown in combinations(range(6), 6 - KEPT_SIZE)
 )
 """Each two of six cards to throw, and the four kept, by their places among the six."""
 
@@ -477,9 +477,9 @@ def warm(endgame: bool) -> None:
     cribs.table()
     pegs.table()
     # Each is worked out as it is first read.
-    for two in combinations_with_replacement(range(1, 14), 6 - HAND_SIZE):
+    for two in combinations_with_replacement(range(1, 14), 6 - KEPT_SIZE):
         _ = _CRIBS[True][two], _CRIBS[False][two]
-    for four in combinations_with_replacement(range(1, 14), HAND_SIZE):
+    for four in combinations_with_replacement(range(1, 14), KEPT_SIZE):
         _ = _KEPT_VALUES[four]
     if endgame:
         odds.warm()

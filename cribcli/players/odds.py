@@ -22,7 +22,7 @@ from functools import cache, lru_cache, reduce
 from operator import add, mul
 
 from cribcli.engine import FULL_GAME
-from cribcli.players import tables
+from cribcli.players import measured
 
 Spread = tuple[float, ...]
 """A score's chances: ``spread[points]``."""
@@ -35,7 +35,7 @@ SOURCES = ("dealer pegging", "pone pegging", "pone hand", "dealer hand", "crib")
 def counts() -> dict[str, tuple[int, ...]]:
     """How often each source scored 0, 1, 2... points a deal, over the games tallied by
     ``tools/deal_odds.py`` (``data/deal_points.json``, added up over its blocks)."""
-    blocks = tables.read("deal_points.json")["blocks"].values()
+    blocks = measured.read("deal_points.json")["blocks"].values()
     totals: dict[str, list[int]] = {source: [] for source in SOURCES}
     for block in blocks:
         for source in SOURCES:

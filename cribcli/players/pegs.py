@@ -16,15 +16,15 @@ from collections.abc import Iterable
 from functools import cache
 
 from cribcli.cards import Card
-from cribcli.players import tables
+from cribcli.players import measured
 
 
 @cache
 def table() -> dict[tuple[int, ...], tuple[float, float]]:
     """For each four ranks kept (in order): the play's points less the other player's,
     on average, as dealer and as pone."""
-    keeps = tables.read("pegs.json")["keeps"]
-    return {tables.key_ranks(key): (e["dealer"], e["pone"]) for key, e in keeps.items()}
+    keeps = measured.read("pegs.json")["keeps"]
+    return {measured.key_ranks(key): (e["dealer"], e["pone"]) for key, e in keeps.items()}
 
 
 def edge(keep: Iterable[Card], dealer: bool) -> float:
