@@ -245,109 +245,22 @@ def play_out(pone: Ranks, dealer: Ranks) -> int:
     return net[0] - net[1]
 
 
-def against(
-    rank: int, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, they_out: bool, unseen: Unseen
-) -> int:
-    """I lay ``rank`` from ``mine``; then the rest of the play, I at my best and the other
-    choosing by :func:`choose` from ``theirs`` and what it has not seen (``unseen``, my
-    cards among them): my points less theirs. ``they_out``: they said go in this count."""
-    return _lay(rank, mine, theirs, pile, count, False, they_out, True, unseen)
-
-
-def _rest(
-    mine: Ranks,
-    theirs: Ranks,
-    pile: Ranks,
-    count: int,
-    my_go: bool,
-    their_go: bool,
-    mine_last: bool,
-    my_turn: bool,
-    unseen: Unseen,
-) -> int:
-    """The rest of the play from a turn: my cards, theirs, the pile's scoring end, the
-    count, whether I and they said go, whether I laid last, whether it is my turn, and
-    what they have not seen. (Not cached: positions seldom recur within a search, and
-    hashing each costs more than the few met again save.)"""
-    if not mine and not theirs:
-        return last_point(pile, count) * (1 if mine_last else -1)
-    room = COUNT_LIMIT - count
-    if my_turn:
-        if not my_go:
-            options = {r for r in mine if VALUES[r] <= room}
-            if options:
-                return max(
-                    [_lay(r, mine, theirs, pile, count, my_go, their_go, True, unseen)
-                     for r in options]
-                )  # fmt: skip
-        other, other_gone = theirs, their_go
-    else:
-        if not their_go and theirs and VALUES[min(theirs)] <= room:
-            reply = 0 if my_go else len(mine)
-            rank = choose(theirs, pile, count, unseen, reply, my_go or not mine)
-            return _lay(rank, mine, theirs, pile, count, my_go, their_go, False, unseen)
-        other, other_gone = mine, my_go
-    if not other_gone and other and VALUES[min(other)] <= room:
-        # a go (or no cards): the other plays on
-        if my_turn:
-            my_go = True
-        else:
-            their_go = True
-        return _rest(mine, theirs, pile, count, my_go, their_go, mine_last, not my_turn, unseen)
-    # nobody can play: the go point to whoever laid last, and a new count led by the
-    # player after them
-    point = last_point(pile, count)
-    point = point if mine_last else -point
-    return point + _fresh(mine, theirs, not mine_last, unseen)
-
-
-def _lay(
-    rank: int,
-    mine: Ranks,
-    theirs: Ranks,
-    pile: Ranks,
-    count: int,
-    my_go: bool,
-    their_go: bool,
-    by_me: bool,
-    unseen: Unseen,
-) -> int:
-    gained, tail = laying(pile, rank)
-    total = count + VALUES[rank]
-    if total == 15 or total == COUNT_LIMIT:
-        gained += 2
-    if by_me:
-        mine = without(mine, rank)
-        unseen = _seen(unseen, rank)
-    else:
-        theirs = without(theirs, rank)
-        gained = -gained
-    if total == COUNT_LIMIT:
-        # 31: no go point; the count restarts with the other (or the same player, if the
-        # other has no cards left)
-        return gained + _fresh(mine, theirs, not by_me, unseen)
-    return gained + _rest(mine, theirs, tail, total, my_go, their_go, by_me, not by_me, unseen)
-
-
-def _seen(unseen: Unseen, rank: int) -> Unseen:
-    """What the other has not seen, once I lay a card of ``rank``."""
-    return unseen[: rank - 1] + (unseen[rank - 1] - 1,) + unseen[rank:]
-
-
-@lru_cache(maxsize=1 << 13)
-def _fresh(mine: Ranks, theirs: Ranks, i_lead: bool, unseen: Unseen) -> int:
-    """A new count, led by me if ``i_lead`` (or by them if I have no cards), else by them
-    (or by me if they have none). Cached: a new count is met again by another order of
-    the cards before it, and the rest of the play from it is the most to search."""
-    if not (mine if i_lead else theirs):
-        i_lead = not i_lead
-    return _rest(mine, theirs, (), 0, False, False, False, i_lead, unseen)
-
-
-# --- the search to win -----------------------------------------------------------------
-
 Shows = tuple[int, int, bool]
 """My show and theirs to come (hand, and the crib for the dealer), and whether I deal."""
+
+Race = tuple[int, int, Shows]
+"""The search to win near the end: the points I still need, the points they still need,
+and the shows to come."""
+
+
+def against(
+    rank: int, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, they_out: bool, unseen: Unseen
+) -> float:
+    """I lay ``rank`` from ``mine``; then the rest of the play, I at my best and the other
+    choosing by :func:`choose` from ``theirs`` and what it has not seen (``unseen``, my
+    cards among them): my points less theirs (a whole number). ``they_out``: they said go
+    in this count."""
+    return _lay(rank, mine, theirs, pile, count, False, they_out, True, unseen, None)
 
 
 def win_against(
@@ -365,12 +278,16 @@ def win_against(
     laying by :func:`choose` as ever; my chance of winning. A side home in the play wins
     at once; after the play the shows decide, the pone's first
     (:func:`cribcli.players.odds.after_play`)."""
-    return _lay_to_win(
-        rank, mine, theirs, pile, count, False, they_out, True, unseen, *needs, shows
-    )
+    race = (*needs, shows)
+    return _lay(rank, mine, theirs, pile, count, False, they_out, True, unseen, race)
 
 
-def _rest_to_win(
+# One search serves both: with ``race`` None it adds up my points less theirs; with a
+# race it takes each side's points off what that side needs, stops when one is home, and
+# is my chance of winning.
+
+
+def _rest(
     mine: Ranks,
     theirs: Ranks,
     pile: Ranks,
@@ -380,22 +297,22 @@ def _rest_to_win(
     mine_last: bool,
     my_turn: bool,
     unseen: Unseen,
-    my_need: int,
-    their_need: int,
-    shows: Shows,
+    race: Race | None,
 ) -> float:
-    """:func:`_rest` with the points each side still needs and the shows to come: my
-    chance of winning. (Not cached, as :func:`_rest` is not.)"""
+    """The rest of the play from a turn: my cards, theirs, the pile's scoring end, the
+    count, whether I and they said go, whether I laid last, whether it is my turn, what
+    they have not seen, and the race if the search is to win. (Not cached: positions
+    seldom recur within a search, and hashing each costs more than the few met again
+    save.)"""
     if not mine and not theirs:
-        return _scored(last_point(pile, count), mine_last, my_need, their_need, shows)
+        return _ended(last_point(pile, count) * (1 if mine_last else -1), race)
     room = COUNT_LIMIT - count
     if my_turn:
         if not my_go:
             options = {r for r in mine if VALUES[r] <= room}
             if options:
                 return max(
-                    [_lay_to_win(r, mine, theirs, pile, count, my_go, their_go, True, unseen,
-                                 my_need, their_need, shows)
+                    [_lay(r, mine, theirs, pile, count, my_go, their_go, True, unseen, race)
                      for r in options]
                 )  # fmt: skip
         other, other_gone = theirs, their_go
@@ -403,27 +320,28 @@ def _rest_to_win(
         if not their_go and theirs and VALUES[min(theirs)] <= room:
             reply = 0 if my_go else len(mine)
             rank = choose(theirs, pile, count, unseen, reply, my_go or not mine)
-            return _lay_to_win(rank, mine, theirs, pile, count, my_go, their_go, False, unseen,
-                               my_need, their_need, shows)  # fmt: skip
+            return _lay(rank, mine, theirs, pile, count, my_go, their_go, False, unseen, race)
         other, other_gone = mine, my_go
     if not other_gone and other and VALUES[min(other)] <= room:
+        # a go (or no cards): the other plays on
         if my_turn:
             my_go = True
         else:
             their_go = True
-        return _rest_to_win(mine, theirs, pile, count, my_go, their_go, mine_last, not my_turn,
-                            unseen, my_need, their_need, shows)  # fmt: skip
-    point = last_point(pile, count)
-    if mine_last:
-        my_need -= point
-    else:
-        their_need -= point
-    if my_need <= 0 or their_need <= 0:
-        return 1.0 if my_need <= 0 else 0.0
-    return _fresh_to_win(mine, theirs, not mine_last, unseen, my_need, their_need, shows)
+        return _rest(
+            mine, theirs, pile, count, my_go, their_go, mine_last, not my_turn, unseen, race
+        )
+    # nobody can play: the go point to whoever laid last, and a new count led by the
+    # player after them
+    point = last_point(pile, count) * (1 if mine_last else -1)
+    if race is None:
+        return point + _fresh(mine, theirs, not mine_last, unseen, None)
+    race = _pegged(point, race)
+    home = _home(race)
+    return home if home is not None else _fresh(mine, theirs, not mine_last, unseen, race)
 
 
-def _lay_to_win(
+def _lay(
     rank: int,
     mine: Ranks,
     theirs: Ranks,
@@ -433,56 +351,74 @@ def _lay_to_win(
     their_go: bool,
     by_me: bool,
     unseen: Unseen,
-    my_need: int,
-    their_need: int,
-    shows: Shows,
+    race: Race | None,
 ) -> float:
+    """A card of ``rank`` laid, by me if ``by_me``, then the rest of the play."""
     gained, tail = laying(pile, rank)
     total = count + VALUES[rank]
     if total == 15 or total == COUNT_LIMIT:
         gained += 2
     if by_me:
-        my_need -= gained
-        if my_need <= 0:
-            return 1.0
         mine = without(mine, rank)
         unseen = _seen(unseen, rank)
     else:
-        their_need -= gained
-        if their_need <= 0:
-            return 0.0
         theirs = without(theirs, rank)
+        gained = -gained
+    if race is not None:
+        race = _pegged(gained, race)
+        home = _home(race)
+        if home is not None:
+            return home
     if total == COUNT_LIMIT:
-        return _fresh_to_win(mine, theirs, not by_me, unseen, my_need, their_need, shows)
-    return _rest_to_win(mine, theirs, tail, total, my_go, their_go, by_me,
-                        not by_me, unseen, my_need, their_need, shows)  # fmt: skip
+        # 31: no go point; the count restarts with the other (or the same player, if the
+        # other has no cards left)
+        rest = _fresh(mine, theirs, not by_me, unseen, race)
+    else:
+        rest = _rest(mine, theirs, tail, total, my_go, their_go, by_me, not by_me, unseen, race)
+    return rest if race is not None else gained + rest
 
 
-@lru_cache(maxsize=1 << 13)
-def _fresh_to_win(
-    mine: Ranks,
-    theirs: Ranks,
-    i_lead: bool,
-    unseen: Unseen,
-    my_need: int,
-    their_need: int,
-    shows: Shows,
-) -> float:
-    """:func:`_fresh` in the search to win (cached alike)."""
+def _seen(unseen: Unseen, rank: int) -> Unseen:
+    """What the other has not seen, once I lay a card of ``rank``."""
+    return unseen[: rank - 1] + (unseen[rank - 1] - 1,) + unseen[rank:]
+
+
+# Room for both searches' new counts (each had 1 << 13 when they were two).
+@lru_cache(maxsize=1 << 14)
+def _fresh(mine: Ranks, theirs: Ranks, i_lead: bool, unseen: Unseen, race: Race | None) -> float:
+    """A new count, led by me if ``i_lead`` (or by them if I have no cards), else by them
+    (or by me if they have none). Cached: a new count is met again by another order of
+    the cards before it, and the rest of the play from it is the most to search."""
     if not mine and not theirs:
-        return _scored(0, True, my_need, their_need, shows)
+        return _ended(0, race)
     if not (mine if i_lead else theirs):
         i_lead = not i_lead
-    return _rest_to_win(mine, theirs, (), 0, False, False, False, i_lead, unseen, my_need,
-                        their_need, shows)  # fmt: skip
+    return _rest(mine, theirs, (), 0, False, False, False, i_lead, unseen, race)
 
 
-def _scored(point: int, mine: bool, my_need: int, their_need: int, shows: Shows) -> float:
-    """The last card's point (to me if ``mine``), then the shows."""
-    if mine:
-        my_need -= point
-    else:
-        their_need -= point
-    if my_need <= 0 or their_need <= 0:
-        return 1.0 if my_need <= 0 else 0.0
+def _pegged(points: int, race: Race) -> Race:
+    """The race once ``points`` are pegged: mine if more than 0, theirs if less."""
+    my_need, their_need, shows = race
+    if points > 0:
+        return my_need - points, their_need, shows
+    return my_need, their_need + points, shows
+
+
+def _home(race: Race) -> float | None:
+    """1 if I am home, 0 if they are, else None: the race goes on."""
+    if race[0] <= 0:
+        return 1.0
+    return 0.0 if race[1] <= 0 else None
+
+
+def _ended(point: int, race: Race | None) -> float:
+    """The play over, the last card's point pegged (mine if more than 0, theirs if less):
+    that point; in a race, the shows then decide."""
+    if race is None:
+        return point
+    race = _pegged(point, race)
+    home = _home(race)
+    if home is not None:
+        return home
+    my_need, their_need, shows = race
     return odds.after_play(my_need, their_need, *shows)
