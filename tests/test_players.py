@@ -90,9 +90,7 @@ def engine_best(state: State) -> int:
     return best(state)
 
 
-@settings(max_examples=25, deadline=None)
-@given(st.permutations(deck()), st.integers(0, 1))
-def test_search_equals_minimax_over_the_engine(cards: list[Card], dealer: int) -> None:
+def search_equals_minimax(cards: list[Card], dealer: int) -> None:
     hands = (tuple(cards[:4]), tuple(cards[4:8]))
     state = start_of_play(hands, dealer)
     pone = 1 - dealer
@@ -100,6 +98,22 @@ def test_search_equals_minimax_over_the_engine(cards: list[Card], dealer: int) -
     theirs = tuple(sorted(c.rank for c in hands[dealer]))
     fast = max(after_play(r, mine, theirs, (), 0, False) for r in set(mine))
     assert fast == engine_best(state) == outcome(mine, theirs, (), 0, False, False, False)
+
+
+# Each deal's minimax over the engine is its own tree: a few in the quick loop, more in CI.
+@settings(max_examples=6, deadline=None)
+@given(st.permutations(deck()), st.integers(0, 1))
+def test_search_equals_minimax_over_the_engine(cards: list[Card], dealer: int) -> None:
+    search_equals_minimax(cards, dealer)
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(st.permutations(deck()), st.integers(0, 1))
+def test_search_equals_minimax_over_the_engine_on_more_deals(
+    cards: list[Card], dealer: int
+) -> None:
+    search_equals_minimax(cards, dealer)
 
 
 def engine_against_normal(state: State, me: int) -> int:
@@ -670,13 +684,7 @@ def engine_table(state: State, sides: tuple[int, ...]) -> tuple[int, ...]:
     return best
 
 
-@settings(max_examples=30, deadline=None)
-@given(
-    st.permutations(deck()), st.sampled_from([(3, 3), (3, 4), (4, 2), (4, 3)]), st.integers(0, 3)
-)
-def test_table_search_equals_max_n_over_the_engine(
-    cards: list[Card], size: tuple[int, int], dealer: int
-) -> None:
+def table_search_equals_max_n(cards: list[Card], size: tuple[int, int], dealer: int) -> None:
     players, held = size
     hands = tuple(tuple(cards[n * held : (n + 1) * held]) for n in range(players))
     state = table_start(hands, dealer % players)
@@ -686,6 +694,27 @@ def test_table_search_equals_max_n_over_the_engine(
     ranks = tuple(tuple(sorted(c.rank for c in hand)) for hand in hands)
     fast = table_search.rest(ranks, leader, (), 0, frozenset(), sides)
     assert fast == engine_table(state, sides)
+
+
+# The engine's max-n over twelve cards is large: the smaller tables in the quick loop,
+# every size in CI.
+@settings(max_examples=10, deadline=None)
+@given(st.permutations(deck()), st.sampled_from([(3, 3), (4, 2)]), st.integers(0, 3))
+def test_table_search_equals_max_n_over_the_engine(
+    cards: list[Card], size: tuple[int, int], dealer: int
+) -> None:
+    table_search_equals_max_n(cards, size, dealer)
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(
+    st.permutations(deck()), st.sampled_from([(3, 3), (3, 4), (4, 2), (4, 3)]), st.integers(0, 3)
+)
+def test_table_search_equals_max_n_over_the_engine_at_every_size(
+    cards: list[Card], size: tuple[int, int], dealer: int
+) -> None:
+    table_search_equals_max_n(cards, size, dealer)
 
 
 @pytest.mark.parametrize(("steady", "dealt"), [(-1.0, 60), (100.0, 10)])
