@@ -50,8 +50,10 @@ for line in sys.stdin:
                 print(json.dumps(legal(message, kind)), flush=True)
                 sys.exit(4)
             elif mode == "chatty":  # answers, then says more than it was asked
-                print(json.dumps(legal(message, kind)))
-                print(json.dumps({"thinking": "aloud"}))
+                # In one write, so that both lines are there before the next question
+                # however stdout is buffered (PYTHONUNBUFFERED makes a print one write).
+                answer = json.dumps(legal(message, kind))
+                sys.stdout.write(f"{answer}\n{json.dumps({'thinking': 'aloud'})}\n")
             elif mode == "children":
                 subprocess.Popen([sys.executable, "-c", STUBBORN, "broken-child"])
                 time.sleep(60)
