@@ -1,5 +1,7 @@
 """``cribbage serve``: a server on a loopback port, and real SSH clients (asyncssh's, in
-this process) that read the screen as a person would and type their moves."""
+this process) that read the screen as a person would and type their moves. Each session
+is slow; the quick loop tests the same at the level that owns it, without sockets
+(``test_room.py``, ``test_lobby.py``, ``test_served.py``)."""
 
 from __future__ import annotations
 
@@ -356,6 +358,7 @@ def test_the_computer_takes_the_seat_of_someone_away(tmp_path: Path) -> None:
     assert not bob.played_by_computer
 
 
+@pytest.mark.slow
 def test_only_known_keys_come_in(tmp_path: Path) -> None:
     keys = tmp_path / "friends.txt"
     public = KEYS["ann"].export_public_key().decode()
@@ -374,6 +377,7 @@ def test_only_known_keys_come_in(tmp_path: Path) -> None:
     run(main())
 
 
+@pytest.mark.slow
 def test_open_door_names_keep_their_first_key(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path) as server:
@@ -389,6 +393,7 @@ def test_open_door_names_keep_their_first_key(tmp_path: Path) -> None:
     assert sorted(p.name for p in (tmp_path / "players").iterdir()) == ["ann"]
 
 
+@pytest.mark.slow
 def test_no_shell_commands_forwarding_or_file_transfer(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path) as server:
@@ -405,6 +410,7 @@ def test_no_shell_commands_forwarding_or_file_transfer(tmp_path: Path) -> None:
     run(main())
 
 
+@pytest.mark.slow
 def test_a_flood_closes_only_that_connection(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path) as server:
@@ -431,6 +437,7 @@ def test_a_flood_closes_only_that_connection(tmp_path: Path) -> None:
     run(main())
 
 
+@pytest.mark.slow
 def test_idle_connections_are_closed(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path, limits=Limits(idle=0.5)) as server:
@@ -482,6 +489,7 @@ def test_the_command_line_says_what_serving_needs(
         assert error.startswith("cribbage: ") and message in error and error.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_a_connection_that_never_logs_in_is_closed(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path, limits=Limits(login=0.5)) as server:
@@ -554,6 +562,7 @@ def test_a_signal_stops_the_server_with_every_game_saved(tmp_path: Path, signal_
     assert (tmp_path / "server" / "host_key").stat().st_mode & 0o777 == 0o600
 
 
+@pytest.mark.slow
 def test_one_person_on_two_connections_never_holds_another_seat(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path) as server:
@@ -578,6 +587,7 @@ def test_one_person_on_two_connections_never_holds_another_seat(tmp_path: Path) 
     run(main())
 
 
+@pytest.mark.slow
 def test_what_a_person_types_wrong_is_one_line(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path) as server:
@@ -606,6 +616,7 @@ def test_what_a_person_types_wrong_is_one_line(tmp_path: Path) -> None:
     run(main())
 
 
+@pytest.mark.slow
 def test_a_served_table_is_drawn_as_play_draws_it(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path) as server:
@@ -631,6 +642,7 @@ def test_enter_after_a_served_game_goes_back_to_the_lobby(tmp_path: Path) -> Non
     run(main())
 
 
+@pytest.mark.slow
 def test_one_terminal_a_connection_and_none_for_long(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path, limits=Limits(login=0.5)) as server:

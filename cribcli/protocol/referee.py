@@ -150,18 +150,21 @@ class Engine:
         return self._exchange([*before, decision(seen)], read, self.move_time, "answer")
 
     def stop(self) -> None:
-        """Ask it to quit, then end its process group (whatever it started too); wait."""
+        """Ask it to quit, then end its process group (whatever it started too); wait.
+        One that has failed is not waited for: it has had its time."""
         _running.discard(self)
         process = self._process
         if process is None:
             return
         assert process.stdin is not None
-        with contextlib.suppress(OSError):
-            os.write(process.stdin.fileno(), encode(quit_message()))  # if it has room
+        if not self.failed:
+            with contextlib.suppress(OSError):
+                os.write(process.stdin.fileno(), encode(quit_message()))  # if it has room
         with contextlib.suppress(OSError):
             process.stdin.close()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(STOP_TIME)
+        if not self.failed:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(STOP_TIME)
         _end_group(process)
         if process.stdout is not None:
             process.stdout.close()

@@ -6,9 +6,11 @@ hello), ``children`` (starts a process that would outlive it, then sleeps); or
 would outlive it."""
 
 import json
+import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 
@@ -39,6 +41,8 @@ for line in sys.stdin:
                 card = next(c for c in ("AS", "AH", "AD", "AC", "2S") if c not in held)
                 print(json.dumps({"card": card} if kind == "play" else {"cards": [card]}))
             elif mode == "sleep":
+                if "BROKEN_ASLEEP" in os.environ:  # for a test that waits for this moment
+                    Path(os.environ["BROKEN_ASLEEP"]).touch()
                 time.sleep(60)
             elif mode == "junk":
                 print("\x1b[31mthinking...", flush=True)

@@ -1,0 +1,150 @@
+"""The served room without sockets: who the door lets in (keys, names, how many), and
+what the lobby says to a person who types something it cannot do. The same through a
+real SSH client is in ``test_serve.py`` (slow)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from cribcli.ui.serve import visitor as visitor_module
+from cribcli.ui.serve.room import Limits, Room, ServeOptions
+from cribcli.ui.serve.ssh import Door, Gate
+from cribcli.ui.serve.visitor import Visitor
+
+
+@dataclass
+class Key:
+    """A client's public key, as the door sees it: its fingerprint."""
+
+    fingerprint: str
+
+    def get_fingerprint(self) -> str:
+        return self.fingerprint
+
+
+@dataclass
+class Link:
+    """A connection as the door sees it: where from, and whether it was turned away."""
+
+    peer: tuple[str, int] = ("127.0.0.1", 50000)
+    refused: list[str] = field(default_factory=list)
+
+    def get_extra_info(self, name: str) -> object:
+        return self.peer if name == "peername" else None
+
+    def disconnect(self, code: int, reason: str) -> None:
+        self.refused.append(reason)
+
+    def close(self) -> None:
+        self.refused.append("closed")
+
+
+def room_at(root: Path, *, open_door: bool = False, limits: Limits | None = None) -> Room:
+    options = ServeOptions(root=root, port=0, open=open_door, limits=limits or Limits())
+    return Room(options)
+
+
+def knock(room: Room, door: Door, name: str, key: Key) -> Gate:
+    """A connection that logs in as ``name`` with ``key`` (let in or not: see ``authed``)."""
+    gate = Gate(room, door)
+    gate.connection_made(Link())  # type: ignore[arg-type]
+    gate.begin_auth(name)
+    if gate.validate_public_key(name, key):  # type: ignore[arg-type]
+        gate.auth_completed()
+    return gate
+
+
+def test_only_known_keys_come_in_under_their_own_names(tmp_path: Path) -> None:
+    async def main() -> None:
+        room = room_at(tmp_path)
+        door = Door({"SHA256:ann": "ann"})
+        came = knock(room, door, "whoever", Key("SHA256:ann"))
+        assert came.authed and came.name == "ann"  # the key's name, not the one asked for
+        stranger = knock(room, door, "ann", Key("SHA256:bob"))
+        assert not stranger.authed and stranger.refused == "key"
+        # a terminal to play at, and nothing else: no forwarding either way
+        assert not any(
+            ask()
+            for ask in (
+                came.connection_requested,
+                came.server_requested,
+                came.unix_connection_requested,
+                came.unix_server_requested,
+            )
+        )
+
+    asyncio.run(main())
+
+
+def test_open_door_names_keep_their_first_key(tmp_path: Path) -> None:
+    async def main() -> None:
+        room = room_at(tmp_path, open_door=True)
+        door = Door({})
+        assert knock(room, door, "ann", Key("SHA256:ann")).authed
+        assert not knock(room, door, "ann", Key("SHA256:bob")).authed  # ann's key is ann's
+        for name in ("../etc", "a b", "You"):
+            assert not knock(room, door, name, Key("SHA256:cat")).authed, name
+        assert knock(room, door, "ann", Key("SHA256:ann")).authed
+
+    asyncio.run(main())
+    assert sorted(p.name for p in (tmp_path / "players").iterdir()) == ["ann"]
+
+
+def test_a_name_has_so_many_connections_and_the_room_so_many(tmp_path: Path) -> None:
+    async def main() -> None:
+        room = room_at(tmp_path, limits=Limits(connections=4, per_key=2))
+        door = Door({"SHA256:ann": "ann", "SHA256:bob": "bob"})
+        first, second = (knock(room, door, "ann", Key("SHA256:ann")) for _ in range(2))
+        assert first.authed and second.authed
+        third = knock(room, door, "ann", Key("SHA256:ann"))
+        assert not third.authed and third.refused == "many"
+        assert knock(room, door, "bob", Key("SHA256:bob")).authed
+        late = Link()
+        Gate(room, door).connection_made(late)  # type: ignore[arg-type]
+        assert late.refused == ["the room is full"]
+        first.connection_lost(None)  # one goes: one more may come
+        assert door.connections == 3
+        assert knock(room, door, "ann", Key("SHA256:ann")).authed
+
+    asyncio.run(main())
+
+
+@dataclass
+class Connected:
+    name: str
+
+
+def test_what_a_person_types_wrong_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    said: list[str] = []
+    monkeypatch.setattr(visitor_module, "say", said.append)
+
+    async def main() -> None:
+        room = room_at(tmp_path)
+        ann = Visitor(room, Connected("ann"))  # type: ignore[arg-type]
+        room.visitors.append(ann)
+        for line, says in (
+            ("join ²", r"join a table by its number, e\.g\. `join 2`"),
+            ("join 9", r"there is no table 9"),
+            ("new computers ²", r"`computers` is not something a table has"),
+            ("new 2 away -1", r"`away` is not something a table has"),
+            ("dance", r"`dance` is not a lobby command: `help` lists them"),
+            ("x" * 201, r"a line is at most 200 characters"),
+            ("stats", r"No finished games yet: `solo` plays the computer, `new` opens"),
+        ):
+            said.clear()
+            assert await ann._line(line)  # still in the room
+            assert len(said) == 1 and re.search(says, said[0]), (line, said)
+        said.clear()
+        await ann._line("help")
+        for word in ("new", "solo", "join", "tables", "leave", "stats", "help", "quit"):
+            assert any(re.match(rf"  {word}\b", line) for line in said), word
+        assert not await ann._line("quit")
+
+    asyncio.run(main())
