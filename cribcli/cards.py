@@ -7,15 +7,14 @@ Unicode form is a rendering choice made by the UI.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import struct
-from collections.abc import Iterable, MutableSequence, Sequence
+from collections.abc import Callable, Iterable, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import total_ordering
+from functools import cache, total_ordering
 from operator import attrgetter
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from cribcli.errors import CardError, HandError
 
@@ -208,7 +207,7 @@ class SeededStream:
 
     def _next64(self) -> int:
         if not self._buffer:
-            digest = hashlib.sha256(self._key + b"/" + self._block.to_bytes(8, "big")).digest()
+            digest = _sha256()(self._key + b"/" + self._block.to_bytes(8, "big")).digest()
             self._block += 1
             self._buffer = list(_FOUR_NUMBERS.unpack(digest))
             self._buffer.reverse()
@@ -249,3 +248,12 @@ def shuffled_deck(seed: int | str, label: str = "deck") -> list[Card]:
     cards = deck()
     SeededStream(seed, label).shuffle(cards)
     return cards
+
+
+@cache
+def _sha256() -> Callable[[bytes], Any]:
+    """hashlib's SHA-256, loaded at the first draw: a command that never shuffles starts
+    without OpenSSL's start-up."""
+    import hashlib
+
+    return hashlib.sha256

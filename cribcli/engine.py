@@ -45,18 +45,9 @@ from cribcli.scoring import (
     peg_points,
     score_show,
 )
+from cribcli.targets import FULL_GAME, SHORT_GAME, TARGETS
 
 T = TypeVar("T")
-
-FULL_GAME = 121
-SHORT_GAME = 61
-TARGETS = (FULL_GAME, SHORT_GAME)
-"""A full game to 121, or a short game to 61."""
-
-
-def target_of(short: bool) -> int:
-    """The target of a short game (61) or a full one (121)."""
-    return SHORT_GAME if short else FULL_GAME
 
 
 class IllegalAction(CribbageError):

@@ -22,7 +22,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from cribcli import daily
-from cribcli.engine import Action, Rules, State, target_of
+from cribcli.engine import Action, Rules, State
 from cribcli.errors import CribbageError, UsageProblem
 from cribcli.players import Level, Player, computer
 from cribcli.players.base import PlayerFailed
@@ -54,6 +54,7 @@ from cribcli.store import (
     set_aside,
     write_atomic,
 )
+from cribcli.targets import target_of
 
 if TYPE_CHECKING:
     from cribcli.coach import Review

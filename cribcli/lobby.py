@@ -15,12 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import count
 
-from cribcli.engine import Rules, target_of
+from cribcli.engine import Rules
 from cribcli.errors import CribbageError
 from cribcli.games import computers
 from cribcli.players import Level, computer
 from cribcli.record import GameInfo, Seat
 from cribcli.session import Session
+from cribcli.targets import target_of
 
 AWAY = 180.0
 """Seconds a person may be away from a game before the others may let the computer play

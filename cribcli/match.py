@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from cribcli.engine import FULL_GAME, Rules
+from cribcli.engine import Rules
 from cribcli.errors import CribbageError
 from cribcli.events import Event, GameOver
 from cribcli.players import Level, computer
@@ -36,6 +36,7 @@ from cribcli.record import GameInfo, Seat, dumps
 from cribcli.session import run_game
 from cribcli.store import StoreError, reason, write_atomic
 from cribcli.tally import ROLES, Deal, PointSums, Role, deals
+from cribcli.targets import FULL_GAME
 from cribcli.workers import orphaned, spread
 
 

@@ -17,7 +17,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from cribcli.engine import target_of
 from cribcli.errors import CribbageError
 from cribcli.games import (
     Saver,
@@ -32,6 +31,7 @@ from cribcli.players import Level
 from cribcli.record import GameInfo
 from cribcli.session import Session
 from cribcli.store import Places, Warn, read_text, reason, save_settings, write_atomic
+from cribcli.targets import target_of
 
 META_LIMIT = 4096
 """The most bytes a table's settings file may hold."""

@@ -67,7 +67,7 @@ def discard_advice(
     (the play's points are not counted); otherwise by net value.
     """
     from cribcli.analysis import CRIB_MODEL, advise
-    from cribcli.engine import target_of
+    from cribcli.targets import target_of
     from cribcli.ui.render import advice_lines, decide_style
 
     check_whose_crib(dealer, pone)

@@ -77,8 +77,8 @@ def match(
     skunks, forfeits, how often the first dealer won, and the average points a deal from
     pegging, hand and crib, for each player as dealer and as pone.
     """
-    from cribcli.engine import target_of
     from cribcli.match import Setup, run_match
+    from cribcli.targets import target_of
     from cribcli.ui.console import progress
     from cribcli.ui.render import match_lines
     from cribcli.ui.signals import Stopped, stopped_by_signals

@@ -21,8 +21,8 @@ from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache, reduce
 from operator import add, mul
 
-from cribcli.engine import FULL_GAME
 from cribcli.players import measured
+from cribcli.targets import FULL_GAME
 
 Spread = tuple[float, ...]
 """A score's chances: ``spread[points]``."""

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
-from cribcli.engine import target_of
 from cribcli.errors import Exit, printable
 from cribcli.events import GameOver
 from cribcli.games import (
@@ -36,6 +35,7 @@ from cribcli.session import Session
 from cribcli.stats import daily_result
 from cribcli.store import Places
 from cribcli.tally import game_points
+from cribcli.targets import target_of
 from cribcli.ui import PACE
 from cribcli.ui.console import warn
 from cribcli.ui.lines import run_lines

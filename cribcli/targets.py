@@ -1,0 +1,14 @@
+"""How far a game goes: to 121 (a full game) or 61 (a short one). Its own room, so that
+a command that only needs the target (advice on a throw) does without the rules engine."""
+
+from __future__ import annotations
+
+FULL_GAME = 121
+SHORT_GAME = 61
+TARGETS = (FULL_GAME, SHORT_GAME)
+"""A full game to 121, or a short game to 61."""
+
+
+def target_of(short: bool) -> int:
+    """The target of a short game (61) or a full one (121)."""
+    return SHORT_GAME if short else FULL_GAME
