@@ -13,12 +13,10 @@ machine that speeds up or slows down meets them alike; for each, the median CPU 
 
 from __future__ import annotations
 
-import resource
 import statistics
-import subprocess
 import sys
 
-from command import cribbage
+from command import cpu_time, cribbage
 
 COMMANDS = {
     "python -c 'import click'": [sys.executable, "-c", "import click"],
@@ -28,14 +26,6 @@ COMMANDS = {
     ),
     "cribbage --version": cribbage("--version"),
 }
-
-
-def cpu_time(argv: list[str]) -> float:
-    """The CPU seconds of one run of ``argv`` (user and system)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(argv, check=True, capture_output=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
 def main(runs: int) -> None:
