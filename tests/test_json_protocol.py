@@ -69,9 +69,8 @@ def drive(home: Path, *options: str, mistake: bool = False) -> list[dict[str, An
     return read
 
 
-@pytest.mark.parametrize(
-    "players", [2, pytest.param(3, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow)]
-)
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_whole_game_read_from_the_json_alone(tmp_path: Path, players: int) -> None:
     read = drive(tmp_path, "--seed", "5", "--level", "normal", "--players", str(players))
     kinds = [event["event"] for event in read]
