@@ -216,3 +216,19 @@ def test_a_served_game_is_reviewed_from_its_player_s_seat(cribbage: Run, tmp_pat
     assert (
         cribbage("review", str(elsewhere), "--round", "1").out.splitlines()[1].startswith("Ann's")
     )
+
+
+def test_a_refusal_shows_the_cards_in_colour_and_what_was_typed_escaped() -> None:
+    """The seat's own styling reaches the screen as styling (a served `go` showed
+    ``\\x1b[31m10♦\\x1b[0m`` as text); what the person typed is escaped."""
+    ui = at_the_table()
+    ui.table = Table(ui.table.rules, ui.table.names, Style(unicode=True, color=True), viewer=0)
+    typed = ui.handle("\x1b[2J 5H")
+    assert typed is not None and "`\\x1b[2J` is not a card" in typed and "\x1b" not in typed
+    ui.handle(" ".join(str(card) for card in sorted(ui.view.hand)[:2]))
+    ui.run_computers()
+    while ui.my_turn and not ui.view.playable():  # (a go is said for the seat)
+        ui.run_computers()
+    said = ui.handle("go")
+    assert said is not None and said.startswith("you can still lay ")
+    assert "\x1b[" in said and "\\x1b" not in said

@@ -114,7 +114,7 @@ def key() -> asyncssh.SSHKey:
     return asyncssh.generate_private_key("ssh-ed25519")
 
 
-KEYS = {name: key() for name in ("ann", "bob", "cat", "dan")}
+KEYS = {name: key() for name in ("ann", "bob", "cat", "dan", "eve")}
 
 
 @contextlib.asynccontextmanager
@@ -420,15 +420,26 @@ def test_a_flood_closes_only_that_connection(tmp_path: Path) -> None:
             await play_out(ann, 2)
             long_line = await connect(server, "bob")
             long_line.process.stdin.write("x" * 100_000)
-            assert "Closed: a line longer than 200 characters" in await long_line.closed()
+            assert "Closed: typing faster than anyone types" in await long_line.closed()
             lines = await connect(server, "cat")
-            lines.process.stdin.write("tables\r" * 200)
+            lines.process.stdin.write("who\r" * 100)
             assert "Closed: too many lines at once" in await lines.closed()
+            # 799 keys and Enter, 15 times a second: it froze the server's only thread
+            attacker = await connect(server, "eve")
+            with contextlib.suppress(BrokenPipeError, ConnectionError):
+                for _ in range(150):  # at most ten seconds
+                    attacker.process.stdin.write("\x03" * 799 + "\r")
+                    await asyncio.sleep(1 / 15)
+                    if attacker.process.stdin.is_closing():
+                        break
+            assert "Closed: typing faster than anyone types" in await attacker.closed()
             resizes = await connect(server, "dan")
             with contextlib.suppress(BrokenPipeError):  # closed on the way
-                for width in range(40, 140):
-                    resizes.process.change_terminal_size(width, 30)
+                for width in range(1000):  # as fast as the client can (to a bound)
+                    resizes.process.change_terminal_size(40 + width % 100, 30)
                     await asyncio.sleep(0)
+                    if resizes.process.stdin.is_closing():
+                        break
             assert "Closed: too many window changes" in await resizes.closed()
             await play_out(ann, 2)  # ann's table went on all along
             ann.type("score")
@@ -718,3 +729,34 @@ def test_an_openssh_client_sees_the_table_as_play_draws_it(tmp_path: Path) -> No
         server.wait()
         if server.stderr is not None:
             server.stderr.close()
+
+
+@pytest.mark.slow
+def test_the_watchdog_ends_a_server_whose_loop_is_held_up() -> None:
+    """SIGTERM while the event loop is stuck (as a blocking write once held it): the
+    server ends STOP_WITHIN seconds later all the same, with SIGTERM's status."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    held_up = (
+        "import asyncio, os, signal, threading, time\n"
+        "from cribcli.ui.serve.ssh import Watchdog\n"
+        "async def main():\n"
+        "    stop = asyncio.Event()\n"
+        "    with Watchdog(asyncio.get_running_loop(), stop, print):\n"
+        "        print('held', flush=True)\n"
+        "        time.sleep(120)  # the loop held up: nothing else runs\n"
+        "        await stop.wait()\n"
+        "asyncio.run(main())\n"
+    )
+    server = subprocess.Popen([sys.executable, "-c", held_up], stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    assert server.stdout.readline() == "held\n"
+    sent = time.monotonic()
+    server.send_signal(signal.SIGTERM)
+    status = server.wait(60)  # a ceiling: only a hang meets it
+    assert status == 128 + signal.SIGTERM
+    assert "not stopped within 5 s" in server.stdout.read()
+    assert time.monotonic() - sent >= 5.0  # it waited its time first, then ended

@@ -234,7 +234,7 @@ class _Repl:
             return
         error = ui.handle(text)
         if error:
-            ui.say(f"  {printable(error)}")
+            ui.say(f"  {error}")
 
     async def _computers_play(self) -> None:
         """The computers play until the game waits for you (or a show is to be read, or

@@ -21,7 +21,7 @@ from cribcli.engine import (
     seats_to_act,
     view,
 )
-from cribcli.errors import CribbageError
+from cribcli.errors import CribbageError, printable
 from cribcli.events import (
     Dealt,
     GameOver,
@@ -288,7 +288,9 @@ class SeatUI:
     # --- what a line means ------------------------------------------------------------
 
     def handle(self, line: str) -> str | None:
-        """Do what a typed line says. Returns an error to show (one line), or None.
+        """Do what a typed line says. Returns an error to show (one line), or None: what
+        the person typed is escaped in it, and the cards it names are styled, ready to
+        print as it is.
 
         Raises Quit for ``quit``.
         """
@@ -319,7 +321,7 @@ class SeatUI:
                 action = self._action(parse_cards(text))
             self.session.act(action)
         except CribbageError as error:
-            return str(error)
+            return printable(str(error))
         self.tell()
         return None
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
-import re
 import signal
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,14 +25,16 @@ from cribcli.errors import CribbageError, UsageProblem, printable
 from cribcli.lobby import player_name
 from cribcli.store import read_text, write_atomic
 from cribcli.ui.repl import TableOutput
+from cribcli.ui.serve.guard import Flood, KeyGuard, OutputWatch
 from cribcli.ui.serve.room import Room, ServeOptions
 from cribcli.ui.serve.visitor import Visitor
 
-_ENDS = re.compile(r"\r\n|\r|\n")
 KEYS_LIMIT = 1 << 20
 """The most bytes an authorized-keys file may hold."""
-CUT_AFTER = 5.0
+CUT_AFTER = 3.0
 """Seconds a closed connection's client has to take its last lines before it is cut."""
+STOP_WITHIN = 5.0
+"""Seconds the server has to stop after SIGTERM or Ctrl-C before it simply ends."""
 
 
 def load_keys(path: Path) -> dict[str, str]:
@@ -223,8 +226,7 @@ class Connection(PromptToolkitSSHSession):
         self.name = name
         self.visitor: Visitor | None = None
         self.last_input = time.monotonic()
-        self.burst: list[float] = []
-        self.partial = 0
+        self.guard = KeyGuard(room.limits.line, room.limits.rate)
         super().__init__(self._visit, enable_cpr=False)
 
     async def _visit(self, session: PromptToolkitSSHSession) -> None:
@@ -251,12 +253,32 @@ class Connection(PromptToolkitSSHSession):
             create_pipe_input() as self._input,
             create_app_session(input=self._input, output=self._output) as session,
         ):
+            # The editor reads the keys in this same event loop: a write that waited for
+            # it would wait for ever. Full is a flood (see data_received).
+            os.set_blocking(self._keys_fd(), False)
             self.app_session = session
+            watch = asyncio.create_task(self._watch_output(chan))
             try:
                 await self.interact(self)
             finally:
+                watch.cancel()
                 chan.close()
                 self._input.close()
+
+    def _keys_fd(self) -> int:
+        """The write end of the editor's key pipe (prompt_toolkit's pipe input)."""
+        return int(self._input.pipe.write_fd)  # type: ignore[union-attr]
+
+    async def _watch_output(self, chan: asyncssh.SSHServerChannel[str]) -> None:
+        """Cut the connection once its client stops taking what is sent
+        (:class:`~cribcli.ui.serve.guard.OutputWatch`)."""
+        watch = OutputWatch()
+        while True:
+            await asyncio.sleep(0.5)
+            if watch.stopped_reading(chan.get_write_buffer_size(), time.monotonic()):
+                self.room.log(f"{self.name}'s terminal stopped reading: closed")
+                self.abort()
+                return
 
     def exec_requested(self, command: str) -> bool:
         return False
@@ -265,18 +287,25 @@ class Connection(PromptToolkitSSHSession):
         return False
 
     def data_received(self, data: str, datatype: object) -> None:
+        """Keys from the client: through the guard, then to the editor without ever
+        waiting (a connection that fills the editor's pipe is closed)."""
         now = time.monotonic()
         self.last_input = now
-        lines = _ENDS.split(data)
-        for _ in lines[1:]:
-            if not self._within_rate(now):
-                self.close("too many lines at once")
-                return
-        self.partial = len(lines[-1]) + (self.partial if len(lines) == 1 else 0)
-        if self.partial > 4 * self.room.limits.line:  # a flood, not typing
-            self.close(f"a line longer than {self.room.limits.line} characters")
+        try:
+            keys = self.guard.keys_in(data, now).encode()
+        except Flood as flood:
+            self.close(str(flood))
             return
-        super().data_received(data, datatype)
+        if not keys or self._input is None:
+            return
+        try:
+            written = os.write(self._keys_fd(), keys)
+        except BlockingIOError:
+            written = 0
+        except OSError:
+            return  # the editor is gone: the connection is closing
+        if written < len(keys):
+            self.close("typing faster than the table can read")
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.interact_task is not None:
@@ -285,16 +314,21 @@ class Connection(PromptToolkitSSHSession):
     def terminal_size_changed(
         self, width: int, height: int, pixwidth: object, pixheight: object
     ) -> None:
-        if not self._within_rate(time.monotonic()):
-            self.close("too many window changes")
+        try:
+            self.guard.resized(time.monotonic())
+        except Flood as flood:
+            self.close(str(flood))
             return
         super().terminal_size_changed(width, height, pixwidth, pixheight)
 
-    def _within_rate(self, now: float) -> bool:
-        window = 3.0
-        self.burst = [t for t in self.burst if now - t < window]
-        self.burst.append(now)
-        return len(self.burst) <= self.room.limits.rate * window
+    def abort(self) -> None:
+        """Cut the connection at once, nothing more said (it is not being read)."""
+        if self.interact_task is not None:
+            self.interact_task.cancel()
+        chan = self._chan
+        conn = chan.get_extra_info("connection") if chan is not None else None
+        if conn is not None:
+            conn.abort()
 
     def close(self, why: str) -> None:
         """Close this connection (only), telling the person why. The person leaves the
@@ -327,6 +361,9 @@ async def serve(
     room = room or Room(options)
     if ready is not None:
         room.told = ready
+    # asyncio warns on the server's output of each write to a client that vanished
+    # ("socket.send() raised exception."): the connection is gone, nothing to tell.
+    logging.getLogger("asyncio").setLevel(logging.ERROR)
     door = Door(load_keys(options.authorized_keys) if options.authorized_keys else {})
     key = host_key(options.root)
     room.told(
@@ -349,27 +386,69 @@ async def serve(
         encoding="utf-8",
     )
     stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(signum, stop.set)
+    watchdog = Watchdog(asyncio.get_running_loop(), stop, room.told)
     port = server.sockets[0].getsockname()[1]
     room.told(f"listening on {options.host} port {port}")
-    try:
-        await stop.wait()
-    finally:
-        room.log("stopping: every game is saved")
-        for visitor in list(room.visitors):
-            visitor.connection.close("the server is stopping; your game is saved")
-        server.close()
-        await server.wait_closed()
-        connections = [gate.conn for gate in door.gates if gate.conn is not None]
-        for conn in connections:
-            conn.close()
-        if connections:  # all at once, a moment at most: a client that hangs is cut
-            waits = asyncio.gather(*(conn.wait_closed() for conn in connections))
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(waits, CUT_AFTER)
-        for task in room.drivers.values():
-            task.cancel()
-        room.pool.shutdown(wait=True, cancel_futures=True)
+    with watchdog:
+        try:
+            await stop.wait()
+        finally:
+            await _close_room(room, door, server)
+
+
+async def _close_room(room: Room, door: Door, server: asyncssh.SSHAcceptor) -> None:
+    """Everyone told and let go, the tables' computers stopped (every game is saved as
+    it goes: nothing is left to write)."""
+    room.log("stopping: every game is saved")
+    for visitor in list(room.visitors):
+        visitor.connection.close("the server is stopping; your game is saved")
+    server.close()
+    await server.wait_closed()
+    connections = [gate.conn for gate in door.gates if gate.conn is not None]
+    for conn in connections:
+        conn.close()
+    if connections:  # all at once, a moment at most: a client that hangs is cut
+        waits = asyncio.gather(*(conn.wait_closed() for conn in connections))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(waits, CUT_AFTER)
+    for task in room.drivers.values():
+        task.cancel()
+    room.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class Watchdog:
+    """Within: SIGTERM and Ctrl-C (SIGINT) stop the server, and if it has not stopped
+    STOP_WITHIN seconds later (whatever a connection does), the process ends there: every
+    game was saved as it went. The handlers are Python's own, which run even while the
+    event loop is held up."""
+
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, stop: asyncio.Event, told: Callable[[str], None]
+    ) -> None:
+        self.loop, self.stop, self.told = loop, stop, told
+        self.timer: threading.Timer | None = None
+        self.old: dict[int, object] = {}
+
+    def __enter__(self) -> Watchdog:
+        if threading.current_thread() is threading.main_thread():
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                self.old[signum] = signal.signal(signum, self._signalled)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for signum, handler in self.old.items():
+            signal.signal(signum, handler)  # type: ignore[arg-type]
+        if self.timer is not None:
+            self.timer.cancel()
+
+    def _signalled(self, signum: int, frame: object) -> None:
+        if self.timer is None:
+            self.timer = threading.Timer(STOP_WITHIN, self._too_long, (signum,))
+            self.timer.daemon = True
+            self.timer.start()
+        self.loop.call_soon_threadsafe(self.stop.set)
+
+    def _too_long(self, signum: int) -> None:
+        with contextlib.suppress(Exception):
+            self.told(f"not stopped within {STOP_WITHIN:g} s: ending now (every game is saved)")
+        os._exit(128 + signum)

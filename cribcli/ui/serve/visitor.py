@@ -412,7 +412,7 @@ class Visitor:
         else:
             error = ui.handle(text)
         if error:
-            self.say(f"  {printable(error)}")
+            self.say(f"  {error}")  # escaped and styled by the seat
         self._show_table()
         room.changed(table)
 
