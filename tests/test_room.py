@@ -97,18 +97,18 @@ def test_open_door_names_keep_their_first_key(tmp_path: Path) -> None:
 
 def test_a_name_has_so_many_connections_and_the_room_so_many(tmp_path: Path) -> None:
     async def main() -> None:
-        room = room_at(tmp_path, limits=Limits(connections=4, per_key=2))
+        room = room_at(tmp_path, limits=Limits(connections=3, per_key=2))
         door = Door({"SHA256:ann": "ann", "SHA256:bob": "bob"})
         first, second = (knock(room, door, "ann", Key("SHA256:ann")) for _ in range(2))
         assert first.authed and second.authed
         third = knock(room, door, "ann", Key("SHA256:ann"))
         assert not third.authed and third.refused == "many"
-        assert knock(room, door, "bob", Key("SHA256:bob")).authed
-        late = Link()
-        Gate(room, door).connection_made(late)  # type: ignore[arg-type]
-        assert late.refused == ["the room is full"]
+        assert knock(room, door, "bob", Key("SHA256:bob")).authed  # three: the room is full
+        late = knock(room, door, "bob", Key("SHA256:bob"))
+        assert not late.authed
+        assert isinstance(late.conn, Link) and late.conn.refused == ["the room is full"]
         first.connection_lost(None)  # one goes: one more may come
-        assert door.connections == 3
+        assert door.connections == 2 and door.starting.total() == 1  # (third, at the door)
         assert knock(room, door, "ann", Key("SHA256:ann")).authed
 
     asyncio.run(main())
@@ -146,5 +146,42 @@ def test_what_a_person_types_wrong_is_one_line(
         for word in ("new", "solo", "join", "tables", "leave", "stats", "help", "quit"):
             assert any(re.match(rf"  {word}\b", line) for line in said), word
         assert not await ann._line("quit")
+
+    asyncio.run(main())
+
+
+def test_connections_waiting_to_log_in_have_places_of_their_own(tmp_path: Path) -> None:
+    """Silent sockets cannot take the people's places: those not logged in have their
+    own, a few from each address, dropped at random past the first few (more often as
+    they grow) and all past the most."""
+
+    async def main() -> None:
+        limits = Limits(connections=2, starting=3, starting_full=6, starting_per_address=4)
+        room = room_at(tmp_path, limits=limits)
+        draws = iter([0.99, 0.99, 0.0, 0.99, 0.99])
+        door = Door({"SHA256:ann": "ann"}, chance=lambda: next(draws))
+        silent = [Link(("10.0.0.1", port)) for port in range(5)]
+        for link in silent:
+            Gate(room, door).connection_made(link)  # type: ignore[arg-type]
+        # four from one address, the fifth refused (no draw needed)
+        assert [bool(link.refused) for link in silent] == [False] * 4 + [True]
+        others = [Link(("10.0.0.2", port)) for port in range(3)]
+        for link in others:
+            Gate(room, door).connection_made(link)  # type: ignore[arg-type]
+        # past three waiting: the draws decide (0.99 kept, 0.0 dropped), then full at six
+        assert [bool(link.refused) for link in others] == [False, True, False]
+        assert door.starting.total() == 6
+        full = Link(("10.0.0.3", 1))
+        Gate(room, door).connection_made(full)  # type: ignore[arg-type]
+        assert full.refused == ["too many connections waiting to log in"]
+        assert door.connections == 0  # none of them holds a person's place
+        ann = Gate(room, door)  # ann logs in all the same, once a waiting one goes
+        waiting = next(g for g in door.gates if g.starting)
+        waiting.connection_lost(None)
+        ann.connection_made(Link(("10.0.0.4", 1)))  # type: ignore[arg-type]
+        ann.begin_auth("ann")
+        assert ann.validate_public_key("ann", Key("SHA256:ann"))  # type: ignore[arg-type]
+        ann.auth_completed()
+        assert ann.authed and door.connections == 1 and door.starting.total() == 5
 
     asyncio.run(main())

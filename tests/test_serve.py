@@ -732,6 +732,34 @@ def test_an_openssh_client_sees_the_table_as_play_draws_it(tmp_path: Path) -> No
 
 
 @pytest.mark.slow
+def test_silent_sockets_take_no_person_s_place(tmp_path: Path) -> None:
+    """A hundred TCP connections that never speak: those logged in play on, and the room's
+    places for people stay theirs (the silent ones wait in a pool of their own)."""
+
+    async def main() -> None:
+        limits = Limits(connections=3)
+        async with running(tmp_path, limits=limits) as server:
+            ann = await connect(server, "ann")
+            ann.type("solo easy")
+            await ann.expect(r"Table 1: you and the computer")
+            silent = []
+            for _ in range(100):
+                with contextlib.suppress(ConnectionError):
+                    silent.append(await asyncio.open_connection("127.0.0.1", server.port))
+            await play_out(ann, 2)  # ann's table goes on
+            for reader, _ in silent[10:]:  # past ten from one address: closed at once
+                await asyncio.wait_for(reader.read(), 30)  # (a ceiling: hangs only)
+                assert reader.at_eof()
+            for _, writer in silent:
+                writer.close()
+            bob = await connect(server, "bob")  # the people's places were never taken
+            bob.type("tables")
+            await bob.expect(r"Table 1")
+
+    run(main())
+
+
+@pytest.mark.slow
 def test_the_watchdog_ends_a_server_whose_loop_is_held_up() -> None:
     """SIGTERM while the event loop is stuck (as a blocking write once held it): the
     server ends STOP_WITHIN seconds later all the same, with SIGTERM's status."""

@@ -45,6 +45,14 @@ class Limits:
     """The most lines (and window resizes) a second, over a few seconds."""
     login: float = 30.0
     """Seconds a new connection has to log in."""
+    starting: int = 10
+    """Connections not yet logged in, beyond which new ones are dropped at random (30%
+    at first, more as they grow), as OpenSSH's ``MaxStartups 10:30:100``; they have
+    their own places, apart from the people's."""
+    starting_full: int = 100
+    """Connections not yet logged in beyond which every new one is dropped."""
+    starting_per_address: int = 10
+    """Connections not yet logged in from one address."""
 
 
 @dataclass(frozen=True, slots=True)

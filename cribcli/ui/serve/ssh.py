@@ -9,9 +9,11 @@ import asyncio
 import contextlib
 import logging
 import os
+import random
 import signal
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +28,7 @@ from cribcli.lobby import player_name
 from cribcli.store import read_text, write_atomic
 from cribcli.ui.repl import TableOutput
 from cribcli.ui.serve.guard import Flood, KeyGuard, OutputWatch
-from cribcli.ui.serve.room import Room, ServeOptions
+from cribcli.ui.serve.room import Limits, Room, ServeOptions
 from cribcli.ui.serve.visitor import Visitor
 
 KEYS_LIMIT = 1 << 20
@@ -98,7 +100,32 @@ class Door:
     """The names by key fingerprint."""
     gates: set[Gate] = field(default_factory=set)
     connections: int = 0
-    """The connections counted against the room's limit."""
+    """The logged-in connections, counted against the room's limit."""
+    starting: Counter[str] = field(default_factory=Counter)
+    """Connections not yet logged in, by address: places of their own, so that silent
+    sockets cannot take the people's."""
+    chance: Callable[[], float] = random.random
+    """Where the random early drop draws (a test gives its own)."""
+
+    def let_start(self, peer: str, limits: Limits) -> str | None:
+        """Whether a new connection from ``peer`` may try to log in: None, or why not."""
+        waiting = self.starting.total()
+        if self.starting[peer] >= limits.starting_per_address:
+            return "too many connections from one address waiting to log in"
+        if waiting >= limits.starting_full:
+            return "too many connections waiting to log in"
+        if waiting >= limits.starting:
+            share = (waiting - limits.starting) / max(1, limits.starting_full - limits.starting)
+            if self.chance() < 0.3 + 0.7 * share:
+                return "too many connections waiting to log in"
+        self.starting[peer] += 1
+        return None
+
+    def started(self, peer: str) -> None:
+        """A connection from ``peer`` is no longer waiting to log in."""
+        self.starting[peer] -= 1
+        if self.starting[peer] <= 0:
+            del self.starting[peer]
 
 
 class Gate(asyncssh.SSHServer):
@@ -110,6 +137,9 @@ class Gate(asyncssh.SSHServer):
         self.name: str | None = None
         self.conn: asyncssh.SSHServerConnection | None = None
         self.counted = False
+        """Whether it holds one of the room's places (logged in)."""
+        self.starting = False
+        """Whether it holds one of the places of those waiting to log in."""
         self.fingerprint = ""
         self.authed = False
         self.session_opened = False
@@ -125,15 +155,18 @@ class Gate(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername")
         self.peer = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         self.door.gates.add(self)
-        if self.door.connections >= self.room.limits.connections:
-            self.room.log(f"a connection from {self.peer} refused: the room is full")
-            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "the room is full")
+        why = self.door.let_start(self.peer, self.room.limits)
+        if why is not None:
+            self.room.log(f"a connection from {self.peer} refused: {why}")
+            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, why)
             return
-        self.door.connections += 1
-        self.counted = True
+        self.starting = True
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.door.gates.discard(self)
+        if self.starting:
+            self.door.started(self.peer)
+            self.starting = False
         if self.counted:
             self.door.connections -= 1
             self.counted = False
@@ -181,8 +214,18 @@ class Gate(asyncssh.SSHServer):
         return name if known is None or known.strip() == fingerprint else None
 
     def auth_completed(self) -> None:
-        self.authed = True
         room = self.room
+        if self.starting:
+            self.door.started(self.peer)
+            self.starting = False
+        if self.door.connections >= room.limits.connections:
+            room.log(f"{self.name} from {self.peer} refused: the room is full")
+            if self.conn is not None:
+                self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "the room is full")
+            return
+        self.door.connections += 1
+        self.counted = True
+        self.authed = True
         room.log(f"{self.name} came in from {self.peer}")
         if room.options.open and self.name is not None:
             try:
