@@ -175,8 +175,10 @@ def run_match(
     jobs: int = 1,
     log_dir: Path | None = None,
     on_game: Callable[[int], None] | None = None,
+    report: Report | None = None,
 ) -> Report:
-    """Play a match of ``games`` games and add them up; ``on_game`` hears how many have
+    """Play a match of ``games`` games and add them up (into ``report`` if given: a match
+    stopped midway leaves there the games it finished); ``on_game`` hears how many have
     ended, as each one ends.
 
     With ``jobs`` over 1 the games are spread over worker processes, which stop with the
@@ -193,7 +195,7 @@ def run_match(
             log_dir.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise StoreError(f"cannot use the folder {log_dir} ({reason(error)})") from None
-    report = Report(setup.players, duplicate=setup.duplicate, seed=setup.seed)
+    report = report or Report.of(setup)
     task = partial(_logged_game, setup, log_dir)
     try:
         with spread(task, range(games), jobs, chunksize=4) as results:
@@ -243,6 +245,11 @@ class Report:
     """Each player's points, as dealer and as pone."""
     pairs: list[int] = field(default_factory=list)
     """In duplicate: the first player's wins in each pair of twin games (0, 1 or 2)."""
+
+    @classmethod
+    def of(cls, setup: Setup) -> Report:
+        """An empty report for a match of this setup."""
+        return cls(setup.players, duplicate=setup.duplicate, seed=setup.seed)
 
     def add(self, game: GameSummary) -> None:
         """Count one game in."""

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import re
@@ -279,6 +280,45 @@ def test_match_workers_stop_with_the_match(tmp_path: Path, signal_number: int, s
     stderr_text = errors.read_text(encoding="utf-8")
     assert "Traceback" not in stderr_text
     assert "Process ForkPoolWorker" not in stderr_text
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("pgrep") is None, reason="needs pgrep")
+def test_sigterm_to_the_match_s_group_stops_it_and_tells_the_games_played(tmp_path: Path) -> None:
+    """As `timeout`, service managers and CI runners stop a program: SIGTERM to its whole
+    process group, workers and all. The match ends, tells the games finished (and keeps
+    their logs), and leaves no worker."""
+    logs = tmp_path / "logs"
+    command = [sys.executable, "-m", "cribcli", "match", "normal", "normal", "--json"]
+    command += ["--games", "400", "--jobs", "2", "--log-dir", str(logs)]
+    process = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        wait_for(lambda: files_in(logs) >= 24, 60, "no games played")
+        workers = children(process.pid)
+        os.killpg(process.pid, signal.SIGTERM)
+        out, err = process.communicate(timeout=30)  # a ceiling: only a hang meets it
+        assert process.returncode == 128 + signal.SIGTERM
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=30)
+    wait_for(lambda: not any(map(running, workers)), 10, "a worker still runs")
+    told = re.search(r"cribbage: stopped after (\d+) of 400 games", err)
+    assert told is not None and "Traceback" not in err
+    played = int(told.group(1))  # the games whose results came back, in order
+    if played:  # (all but certain, with 24 logs written: not for the test to assume)
+        assert json.loads(out)["games"] == played
+    else:
+        assert out == ""
+    assert files_in(logs) >= played
 
 
 # --- kill -9 in a loop ----------------------------------------------------------------------

@@ -77,7 +77,7 @@ def match(
     skunks, forfeits, how often the first dealer won, and the average points a deal from
     pegging, hand and crib, for each player as dealer and as pone.
     """
-    from cribcli.match import Setup, run_match
+    from cribcli.match import Report, Setup, run_match
     from cribcli.targets import target_of
     from cribcli.ui.console import progress
     from cribcli.ui.render import match_lines
@@ -86,23 +86,32 @@ def match(
     if duplicate and games % 2:
         raise click.BadParameter("in duplicate each deal is played twice: give an even number")
     setup = Setup.of((first, second), seed, target_of(short), duplicate, move_time)
+    report = Report.of(setup)
+    stopped: Stopped | KeyboardInterrupt | None = None
     try:
         shown = games + 1 if as_json else 1  # (no bar under --json)
         with stopped_by_signals(), progress("Playing", least=shown) as told:
-            report = run_match(
+            run_match(
                 setup,
                 games,
                 jobs=jobs,
                 log_dir=Path(log_dir) if log_dir else None,
                 on_game=lambda done: told(done, games),
+                report=report,
             )
-    except Stopped as stop:
-        click.get_current_context().exit(Exit.signalled(stop.signum))
-    if as_json:
-        click.echo(json.dumps(report.as_json()))
-    else:
-        for line in match_lines(report):
-            click.echo(line)
+    except (Stopped, KeyboardInterrupt) as stop:  # the games finished so far are told
+        stopped = stop
+        click.echo(f"cribbage: stopped after {report.games} of {games} games", err=True)
+    if report.games or stopped is None:
+        if as_json:
+            click.echo(json.dumps(report.as_json()))
+        else:
+            for line in match_lines(report):
+                click.echo(line)
+    if isinstance(stopped, Stopped):
+        click.get_current_context().exit(Exit.signalled(stopped.signum))
+    if stopped is not None:
+        click.get_current_context().exit(Exit.INTERRUPTED)
 
 
 ENGINE_EXAMPLES = """\b
