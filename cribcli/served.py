@@ -30,7 +30,15 @@ from cribcli.lobby import AWAY_LIMIT, Lobby, ServedTable, TableSetup, player_nam
 from cribcli.players import Level
 from cribcli.record import GameInfo
 from cribcli.session import Session
-from cribcli.store import Places, Warn, read_text, reason, save_settings, write_atomic
+from cribcli.store import (
+    Places,
+    Warn,
+    load_settings,
+    read_text,
+    reason,
+    save_settings,
+    write_atomic,
+)
 from cribcli.targets import target_of
 
 META_LIMIT = 4096
@@ -52,10 +60,31 @@ class ServedGames:
     def tables_folder(self) -> Path:
         return self.root / "tables"
 
+    @property
+    def players_folder(self) -> Path:
+        return self.root / "players"
+
+    def folder(self, name: str) -> Path:
+        """A person's own folder: one whatever the case of the name (``ANN`` is ``ann``).
+        A folder made before names were one whatever their case is used as it is."""
+        checked = player_name(name)
+        folded = self.players_folder / checked.lower()
+        if not folded.exists() and (self.players_folder / checked).is_dir():
+            return self.players_folder / checked
+        return folded
+
+    def known_as(self, name: str) -> str:
+        """The name as its person first wrote it (kept in their folder's settings), or as
+        given if it is new."""
+        kept = load_settings(self.folder(name) / "settings.toml").get("name")
+        if isinstance(kept, str) and kept.lower() == name.lower():
+            return kept
+        return player_name(name)
+
     def places(self, name: str) -> Places:
         """A person's own folder (their finished games, their stats), made on first use
         with their name in its settings (``review`` then knows their seat)."""
-        base = self.root / "players" / player_name(name)
+        base = self.folder(name)
         places = Places(base, base, base)
         if not places.settings.exists():
             base.mkdir(parents=True, exist_ok=True)
@@ -64,7 +93,46 @@ class ServedGames:
 
     def key_file(self, name: str) -> Path:
         """Where, with --open, the key a name belongs to is kept."""
-        return self.root / "players" / player_name(name) / "key"
+        return self.folder(name) / "key"
+
+    def names(self) -> int:
+        """How many names have a folder."""
+        with contextlib.suppress(OSError):
+            return sum(1 for entry in self.players_folder.iterdir() if entry.is_dir())
+        return 0
+
+    def forget(self, older_than: float, now: float) -> list[str]:
+        """Forget the names that never finished a game here and were given before
+        ``older_than`` seconds ago (by ``now``, a wall-clock time): their folders go.
+        Returns the names forgotten."""
+        forgotten = []
+        with contextlib.suppress(OSError):
+            for entry in list(self.players_folder.iterdir()):
+                try:
+                    if entry.is_symlink() or not entry.is_dir():
+                        continue
+                    key = entry / "key"  # touched at each login: when last seen
+                    seen = (key if key.exists() else entry).stat().st_mtime
+                    if now - seen < older_than or self._played(entry):
+                        continue
+                    for inside in entry.iterdir():  # a few small files, never a folder
+                        if inside.is_dir() and not inside.is_symlink():
+                            break
+                        inside.unlink()
+                    else:
+                        entry.rmdir()
+                        forgotten.append(entry.name)
+                except OSError:
+                    continue  # kept for another time
+        return forgotten
+
+    @staticmethod
+    def _played(folder: Path) -> bool:
+        """Whether a person's folder holds a finished game."""
+        games = Places(folder, folder, folder).games
+        with contextlib.suppress(OSError):
+            return games.is_dir() and any(games.iterdir())
+        return True  # unreadable: kept
 
     def saver(self, number: int) -> Saver:
         """What saves table ``number``'s game after every move: a write that fails is told

@@ -185,3 +185,53 @@ def test_connections_waiting_to_log_in_have_places_of_their_own(tmp_path: Path) 
         assert ann.authed and door.connections == 1 and door.starting.total() == 5
 
     asyncio.run(main())
+
+
+def test_a_name_is_one_person_whatever_its_case(tmp_path: Path) -> None:
+    async def main() -> None:
+        room = room_at(tmp_path, open_door=True)
+        door = Door({})
+        first = knock(room, door, "Ann", Key("SHA256:ann"))
+        assert first.authed and first.name == "Ann"
+        again = knock(room, door, "ANN", Key("SHA256:ann"))
+        assert again.authed and again.name == "Ann"  # shown as first written
+        assert not knock(room, door, "ann", Key("SHA256:bob")).authed  # Ann's key is Ann's
+
+    asyncio.run(main())
+    assert [p.name for p in (tmp_path / "players").iterdir()] == ["ann"]
+
+
+def test_new_names_are_few_from_one_place_and_in_all(tmp_path: Path) -> None:
+    async def main() -> None:
+        limits = Limits(new_names_per_hour=2, names=3)
+        room = room_at(tmp_path, open_door=True, limits=limits)
+        door = Door({})
+        assert knock(room, door, "a1", Key("SHA256:1")).authed
+        assert knock(room, door, "a2", Key("SHA256:2")).authed
+        refused = knock(room, door, "a3", Key("SHA256:3"))
+        assert not refused.authed and refused.refused == "names"  # two an hour from here
+        assert knock(room, door, "a1", Key("SHA256:1")).authed  # known names come in
+        door.named.clear()  # an hour later
+        assert knock(room, door, "a3", Key("SHA256:3")).authed
+        door.named.clear()
+        full = knock(room, door, "a4", Key("SHA256:4"))
+        assert not full.authed and full.refused == "names"  # three names in all
+
+    asyncio.run(main())
+
+
+def test_a_name_that_never_finished_a_game_is_forgotten(tmp_path: Path) -> None:
+    import os
+
+    room = room_at(tmp_path, open_door=True)
+    games = room.games
+    for name in ("old", "recent", "player"):
+        games.places(name)
+        games.key_file(name).write_text("SHA256:x\n", encoding="utf-8")
+    (games.places("player").games / "game.toml").parent.mkdir()
+    (games.places("player").games / "game.toml").write_text("", encoding="utf-8")
+    month = 31 * 86_400.0
+    for name in ("old", "player"):  # not seen for a month
+        os.utime(games.key_file(name), (1_000.0, 1_000.0))
+    assert games.forget(30 * 86_400.0, 1_000.0 + month) == ["old"]
+    assert sorted(p.name for p in games.players_folder.iterdir()) == ["player", "recent"]

@@ -58,6 +58,19 @@ Examples:
     "--line-rate", type=click.IntRange(1, 1000), default=20, show_default=True,
     help="Lines (and window resizes) a second a connection may send.",
 )  # fmt: skip
+@click.option(
+    "--new-names-per-hour", type=click.IntRange(1), default=5, show_default=True,
+    help="With --open: new names one address may give in an hour.",
+)  # fmt: skip
+@click.option(
+    "--max-names", type=click.IntRange(1), default=10_000, show_default=True,
+    help="With --open: the most names the server keeps.",
+)  # fmt: skip
+@click.option(
+    "--forget-names", type=click.FloatRange(min=0, min_open=True), default=30.0,
+    show_default=True, metavar="DAYS",
+    help="With --open: forget a name that never finished a game after this many days.",
+)  # fmt: skip
 @data_dir_option
 def serve(
     host: str,
@@ -70,6 +83,9 @@ def serve(
     idle: float,
     line_limit: int,
     line_rate: int,
+    new_names_per_hour: int,
+    max_names: int,
+    forget_names: float,
     data_dir: str | None,
 ) -> None:
     """Let people play each other over SSH: `ssh -p PORT NAME@HOST`.
@@ -81,7 +97,8 @@ def serve(
     table's creator set, the others may let the computer play for them (`takeover`).
     Every game is saved as it is played, carried on when the server starts again, and
     filed for each person who played it (their `stats` count it). People are let in by
-    their keys (--authorized-keys), or anyone with --open. Needs the serve extra:
+    their keys (--authorized-keys), or anyone with --open (a name is one person whatever
+    its case, shown as first written). Needs the serve extra:
     pip install 'cribcli[serve]'. Ctrl-C or SIGTERM stops it, every game saved.
     """
     import asyncio
@@ -110,6 +127,9 @@ def serve(
             idle=idle,
             line=line_limit,
             rate=line_rate,
+            new_names_per_hour=new_names_per_hour,
+            names=max_names,
+            forget_after=forget_names * 86_400.0,
         ),
     )
 

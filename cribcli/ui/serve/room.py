@@ -53,6 +53,12 @@ class Limits:
     """Connections not yet logged in beyond which every new one is dropped."""
     starting_per_address: int = 10
     """Connections not yet logged in from one address."""
+    new_names_per_hour: int = 5
+    """With --open: new names one address may give in an hour."""
+    names: int = 10_000
+    """With --open: the most names the server keeps."""
+    forget_after: float = 30 * 86_400.0
+    """With --open: seconds after which a name that never finished a game is forgotten."""
 
 
 @dataclass(frozen=True, slots=True)

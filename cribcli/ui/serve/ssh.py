@@ -106,6 +106,17 @@ class Door:
     sockets cannot take the people's."""
     chance: Callable[[], float] = random.random
     """Where the random early drop draws (a test gives its own)."""
+    named: dict[str, list[float]] = field(default_factory=dict)
+    """With --open: when each address gave a new name, over the last hour."""
+
+    def may_name(self, peer: str, now: float, limits: Limits) -> bool:
+        """Whether ``peer`` may give one more new name now (then counted)."""
+        recent = [when for when in self.named.get(peer, []) if now - when < 3600.0]
+        if len(recent) >= limits.new_names_per_hour:
+            self.named[peer] = recent
+            return False
+        self.named[peer] = [*recent, now]
+        return True
 
     def let_start(self, peer: str, limits: Limits) -> str | None:
         """Whether a new connection from ``peer`` may try to log in: None, or why not."""
@@ -173,7 +184,11 @@ class Gate(asyncssh.SSHServer):
         if self.authed:
             self.room.log(f"{self.name} went (from {self.peer})")
         elif self.refused:
-            why = "no key let in" if self.refused == "key" else "as many connections as a name may"
+            why = {
+                "key": "no key let in",
+                "many": "as many connections as a name may",
+                "names": "no more new names from there for now",
+            }[self.refused]
             self.room.log(f"`{self.username}` from {self.peer} refused: {why}")
         else:
             self.room.log(f"a connection from {self.peer} went before logging in")
@@ -191,6 +206,11 @@ class Gate(asyncssh.SSHServer):
         keys = self.door.keys
         name = keys.get(fingerprint) if keys else self._open_door(username, fingerprint)
         if name is None:
+            self.refused = self.refused or "key"
+            return False
+        try:
+            name = room.games.known_as(name)  # one person whatever the case, as first written
+        except CribbageError:
             self.refused = "key"
             return False
         here = [g for g in self.door.gates if g.authed and g.name == name]
@@ -206,12 +226,21 @@ class Gate(asyncssh.SSHServer):
         proved, at :meth:`auth_completed`)."""
         if not self.room.options.open:
             return None
+        room = self.room
         try:
             name = player_name(username)
-            known = read_text(self.room.games.key_file(name), 4096, follow_links=False)
+            known = read_text(room.games.key_file(name), 4096, follow_links=False)
         except CribbageError:
             return None
-        return name if known is None or known.strip() == fingerprint else None
+        if known is not None:
+            return name if known.strip() == fingerprint else None
+        limits = room.limits
+        if room.games.names() >= limits.names or not self.door.may_name(
+            self.peer, time.monotonic(), limits
+        ):
+            self.refused = "names"
+            return None
+        return name
 
     def auth_completed(self) -> None:
         room = self.room
@@ -233,6 +262,8 @@ class Gate(asyncssh.SSHServer):
                 if read_text(kept, 4096, follow_links=False) is None:
                     room.places(self.name)
                     write_atomic(kept, self.fingerprint + "\n")
+                else:
+                    os.utime(kept)  # seen today: not forgotten
             except (CribbageError, OSError):
                 pass  # the name is not held to this key yet: the next login tries again
         asyncio.get_running_loop().call_later(room.limits.login, self._no_session)
@@ -432,11 +463,24 @@ async def serve(
     watchdog = Watchdog(asyncio.get_running_loop(), stop, room.told)
     port = server.sockets[0].getsockname()[1]
     room.told(f"listening on {options.host} port {port}")
+    forgetting = asyncio.create_task(_forget_names(room)) if options.open else None
     with watchdog:
         try:
             await stop.wait()
         finally:
+            if forgetting is not None:
+                forgetting.cancel()
             await _close_room(room, door, server)
+
+
+async def _forget_names(room: Room) -> None:
+    """With --open, now and every hour: the names that never finished a game and were
+    not seen for the room's time are forgotten, their folders removed."""
+    while True:
+        gone = await asyncio.to_thread(room.games.forget, room.limits.forget_after, time.time())
+        for name in gone:
+            room.log(f"forgot the name {name}: not seen for a while, and no game finished")
+        await asyncio.sleep(3600.0)
 
 
 async def _close_room(room: Room, door: Door, server: asyncssh.SSHAcceptor) -> None:
