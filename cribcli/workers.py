@@ -91,6 +91,35 @@ def _linux_prctl() -> Callable[[int, int], int] | None:
 
 _prctl = _linux_prctl()
 _DEATH_SIGNAL = 1  # PR_SET_PDEATHSIG
+_SUBREAPER = 36  # PR_SET_CHILD_SUBREAPER
+
+
+def become_subreaper(adopt: bool) -> bool:
+    """Whether this process now adopts its orphaned descendants (Linux; ``adopt`` False
+    stops it): a process an engine started, that left its process group and outlived the
+    engine, becomes this process's child, to be found and ended (see :func:`children`)."""
+    return _prctl is not None and _prctl(_SUBREAPER, int(adopt)) == 0
+
+
+def children() -> list[int]:
+    """The process ids of this process's children (Linux's /proc; elsewhere none)."""
+    me = os.getpid()
+    found = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 1 and int(fields[1]) == me:
+            found.append(int(entry))
+    return found
 
 
 def dies_with_parent(signum: int) -> None:

@@ -42,7 +42,7 @@ from cribcli.protocol.messages import (
     told,
 )
 from cribcli.record import COMMAND_LIMIT, REASON_LIMIT, GameInfo, Seat
-from cribcli.workers import at_exit, dies_with_parent
+from cribcli.workers import at_exit, become_subreaper, children, dies_with_parent
 
 PREFIX = "engine:"
 """How a seat is given as an engine on the command line: ``engine:python3 mybot.py``."""
@@ -126,6 +126,7 @@ class Engine:
             self._fail(f"it could not be started ({error.strerror or error})")
         _running.add(self)
         _stopped_at_exit()
+        _adopting()
         assert self._process.stdin is not None
         os.set_blocking(self._process.stdin.fileno(), False)
         limit = max(START_TIME, self.move_time)
@@ -169,6 +170,7 @@ class Engine:
         if process.stdout is not None:
             process.stdout.close()
         self._process = None
+        _end_strays()
 
     def _exchange(
         self,
@@ -349,6 +351,50 @@ def _stopped_at_exit() -> None:
     if _watched != os.getpid():
         _watched = os.getpid()
         at_exit(stop_all)
+
+
+_adopts = 0
+"""The process that adopts its orphaned descendants (see :func:`_adopting`)."""
+
+
+def _adopting() -> None:
+    """Before an engine starts: this process adopts whatever the engine leaves behind
+    outside its process group (Linux), to end it when the engine stops. (Only while it
+    runs engines: see :func:`_end_strays`.)"""
+    global _adopts
+    if _adopts != os.getpid() and become_subreaper(True):
+        _adopts = os.getpid()
+
+
+def _end_strays() -> None:
+    """End this process's children that are neither an engine it runs nor one of its
+    workers: what engines left outside their process groups, adopted when their parents
+    died (and what those started, adopted in turn as each is ended)."""
+    if _adopts != os.getpid():
+        return
+    import multiprocessing
+
+    for _ in range(100):  # each round ends one generation; a bound, not a wait
+        kept = {engine._process.pid for engine in _running if engine._process is not None}
+        kept |= {worker.pid for worker in multiprocessing.active_children() if worker.pid}
+        strays = [pid for pid in children() if pid not in kept]
+        if not strays:
+            break
+        for pid in strays:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError, OSError):
+                os.waitpid(pid, 0)
+    _stop_adopting()
+
+
+def _stop_adopting() -> None:
+    """Once no engine runs here, this process adopts nothing more: what else it starts
+    and leaves (a daemon) is none of the referee's business."""
+    global _adopts
+    if not _running and _adopts == os.getpid():
+        become_subreaper(False)
+        _adopts = 0
 
 
 def _end_group(process: subprocess.Popen[bytes]) -> None:

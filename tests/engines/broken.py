@@ -3,7 +3,8 @@ fifth decision, then breaks the protocol as told: ``illegal``, ``sleep``, ``junk
 ``exit``, ``quits`` (after answering), ``long``, ``chatty``, ``mute`` (never says
 hello), ``children`` (starts a process that would outlive it, then sleeps); or
 ``spawns``: plays legally to the end, having started a process that ignores SIGTERM and
-would outlive it."""
+would outlive it; or ``escapes``: the same, the process in a session of its own (outside
+the engine's process group), with a child of its own."""
 
 import json
 import os
@@ -23,9 +24,15 @@ def legal(message: dict[str, Any], kind: str) -> dict[str, Any]:
 
 mode = sys.argv[1]
 decisions = 0
-STUBBORN = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(60)"
+STUBBORN = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(300)"
 if mode == "spawns":
     subprocess.Popen([sys.executable, "-c", STUBBORN, "broken-child"])
+elif mode == "escapes":  # a child in a session of its own, and its child: out of the group
+    ESCAPER = "import subprocess, sys; subprocess.Popen(sys.argv[1:]); " + STUBBORN
+    subprocess.Popen(
+        [sys.executable, "-c", ESCAPER, sys.executable, "-c", STUBBORN, "broken-grandchild"],
+        start_new_session=True,
+    )
 for line in sys.stdin:
     message = json.loads(line)
     kind = message.get("type")
@@ -35,7 +42,7 @@ for line in sys.stdin:
         print(json.dumps({"type": "hello", "name": f"Broken {mode}", "protocol": 1}), flush=True)
     elif kind in ("discard", "play"):
         decisions += 1
-        if decisions == 5 and mode != "spawns":
+        if decisions == 5 and mode not in ("spawns", "escapes"):
             if mode == "illegal":
                 held = set(message["hand"])
                 card = next(c for c in ("AS", "AH", "AD", "AC", "2S") if c not in held)
