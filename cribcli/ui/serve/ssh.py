@@ -110,13 +110,14 @@ class Door:
     """With --open: when each address gave a new name, over the last hour."""
 
     def may_name(self, peer: str, now: float, limits: Limits) -> bool:
-        """Whether ``peer`` may give one more new name now (then counted)."""
+        """Whether ``peer`` may give one more new name now."""
         recent = [when for when in self.named.get(peer, []) if now - when < 3600.0]
-        if len(recent) >= limits.new_names_per_hour:
-            self.named[peer] = recent
-            return False
-        self.named[peer] = [*recent, now]
-        return True
+        self.named[peer] = recent
+        return len(recent) < limits.new_names_per_hour
+
+    def new_name(self, peer: str, now: float) -> None:
+        """``peer`` gave a new name (its key now kept), at ``now``."""
+        self.named.setdefault(peer, []).append(now)
 
     def let_start(self, peer: str, limits: Limits) -> str | None:
         """Whether a new connection from ``peer`` may try to log in: None, or why not."""
@@ -262,6 +263,7 @@ class Gate(asyncssh.SSHServer):
                 if read_text(kept, 4096, follow_links=False) is None:
                     room.places(self.name)
                     write_atomic(kept, self.fingerprint + "\n")
+                    self.door.new_name(self.peer, time.monotonic())
                 else:
                     os.utime(kept)  # seen today: not forgotten
             except (CribbageError, OSError):
