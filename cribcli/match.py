@@ -74,6 +74,8 @@ class Setup:
     target: int = FULL_GAME
     duplicate: bool = False
     move_time: float = MOVE_TIME
+    sandbox: bool = False
+    """Whether each engine runs in a sandbox of its own (bubblewrap)."""
 
     def __post_init__(self) -> None:
         for spec in self.players:
@@ -87,12 +89,13 @@ class Setup:
         target: int = FULL_GAME,
         duplicate: bool = False,
         move_time: float = MOVE_TIME,
+        sandbox: bool = False,
     ) -> Setup:
         """A match as asked for; with no seed, 1 between levels, and a random one when a
         program plays (it could work out every deck from a seed it can guess)."""
         if seed is None:
             seed = secrets.token_hex(8) if cls.engines_in(players) else 1
-        return cls(players, seed, target, duplicate, move_time)
+        return cls(players, seed, target, duplicate, move_time, sandbox)
 
     @staticmethod
     def engines_in(players: tuple[str, ...]) -> bool:
@@ -141,7 +144,7 @@ def match_game(
         if command is None:
             seats.append(Seat(spec.capitalize() + f" {seat}", "computer", Level(spec)))
         else:
-            engines[seat] = kept_engine(command, seat, setup.move_time)
+            engines[seat] = kept_engine(command, seat, setup.move_time, setup.sandbox)
             seats.append(seat_of(engines[seat]))
     info = GameInfo(rules, tuple(seats), seed, label=f"match game {index}")
     players = [

@@ -406,6 +406,32 @@ def test_no_engine_outlives_its_referee(how: signal.Signals, tmp_path: Path) -> 
     # the fixture checks that the engine is gone
 
 
+def test_a_sandbox_without_bubblewrap_says_what_to_install(
+    cribbage: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(engines, "SANDBOX", "no-such-sandbox-here")
+    result = cribbage("match", "easy", BOT, "--sandbox", "--games", "1")
+    assert result.status == 2 and "bubblewrap" in result.err
+    assert result.err.count("\n") == 1 and result.out == ""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(engines.sandbox_missing() is not None, reason="needs bubblewrap")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_sandboxed_engine_sees_no_other_process(cribbage: Run, tmp_path: Path, jobs: str) -> None:
+    """Seen from inside its sandbox the machine holds only the engine's own processes
+    (outside, it sees many, and the census engine forfeits: the check can fail)."""
+    _, report = match_logs(
+        cribbage, tmp_path, broken("census"), "easy", "--games", "2", "--short", "--jobs", jobs,
+        "--sandbox",
+    )  # fmt: skip
+    assert report["games"] == 2 and report["forfeits"] == [0, 0]
+    _, unsandboxed = match_logs(
+        cribbage, tmp_path / "open", broken("census"), "easy", "--games", "1", "--short"
+    )
+    assert unsandboxed["forfeits"] == [1, 0]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("mode", ["spawns", "escapes"])

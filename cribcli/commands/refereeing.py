@@ -16,7 +16,7 @@ from cribcli.commands.options import (
     check_seed,
     complete_player,
 )
-from cribcli.errors import CribbageError, Exit
+from cribcli.errors import CribbageError, Exit, UsageProblem
 
 MATCH_EXAMPLES = """\b
 Examples:
@@ -52,6 +52,12 @@ Examples:
     "--duplicate", is_flag=True, help="Play each deal twice, the seats swapped (--games even)."
 )
 @MOVE_TIME_OPTION
+@click.option(
+    "--sandbox",
+    is_flag=True,
+    help="Run each engine in a sandbox of its own (bubblewrap): no network, the system "
+    "read-only, and no sight of other processes.",
+)
 @click.option("--log-dir", type=click.Path(file_okay=False), help="Write every game's log here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def match(
@@ -63,6 +69,7 @@ def match(
     short: bool,
     duplicate: bool,
     move_time: float,
+    sandbox: bool,
     log_dir: str | None,
     as_json: bool,
 ) -> None:
@@ -85,7 +92,12 @@ def match(
 
     if duplicate and games % 2:
         raise click.BadParameter("in duplicate each deal is played twice: give an even number")
-    setup = Setup.of((first, second), seed, target_of(short), duplicate, move_time)
+    if sandbox:
+        from cribcli.protocol.referee import sandbox_missing
+
+        if (missing := sandbox_missing()) is not None:
+            raise UsageProblem(missing)
+    setup = Setup.of((first, second), seed, target_of(short), duplicate, move_time, sandbox)
     report = Report.of(setup)
     stopped: Stopped | KeyboardInterrupt | None = None
     try:

@@ -19,6 +19,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -98,12 +99,56 @@ class EngineCommand:
             )
 
 
+SANDBOX = "bwrap"
+"""The program that runs an engine in a sandbox of its own (bubblewrap)."""
+
+
+def sandbox_missing() -> str | None:
+    """Why engines cannot be run in a sandbox here (None: they can)."""
+    if not sys.platform.startswith("linux"):
+        return "--sandbox runs engines with bubblewrap, on Linux only"
+    if shutil.which(SANDBOX) is None:
+        return (
+            "--sandbox needs bubblewrap: install it (Debian and Ubuntu: apt install "
+            "bubblewrap; Fedora: dnf install bubblewrap)"
+        )
+    try:  # there, but allowed to make one? (user namespaces may be turned off)
+        tried = subprocess.run([*sandboxed(["true"])], capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"bubblewrap cannot make a sandbox here ({error})"
+    if tried.returncode != 0:
+        said = tried.stderr.decode(errors="replace").strip().splitlines()
+        return f"bubblewrap cannot make a sandbox here ({clean(said[0] if said else '?', 200)})"
+    return None
+
+
+def sandboxed(argv: Sequence[str]) -> list[str]:
+    """``argv`` run in a sandbox of its own (bubblewrap): its own process ids (it sees
+    and can signal nothing outside, and everything in it ends with it), no network, the
+    system read-only, a /tmp of its own."""
+    return [
+        SANDBOX,
+        "--ro-bind", "/", "/",
+        "--dev", "/dev",
+        "--proc", "/proc",
+        "--tmpfs", "/tmp",
+        "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+        "--die-with-parent", "--new-session",
+        "--chdir", os.getcwd(),
+        "--", *argv,
+    ]  # fmt: skip
+
+
 class Engine:
     """One running engine program: started, greeted, asked, and stopped."""
 
-    def __init__(self, command: EngineCommand, move_time: float = MOVE_TIME) -> None:
+    def __init__(
+        self, command: EngineCommand, move_time: float = MOVE_TIME, sandbox: bool = False
+    ) -> None:
         self.command = command
         self.move_time = move_time
+        self.sandbox = sandbox
+        """Whether it runs in a sandbox of its own (:func:`sandboxed`)."""
         self.name = ""
         self.author = ""
         self.failed = ""
@@ -114,8 +159,9 @@ class Engine:
     def start(self) -> None:
         """Run the program and exchange hellos. Raises PlayerFailed."""
         try:
+            argv = self.command.argv
             self._process = subprocess.Popen(
-                self.command.argv,
+                sandboxed(argv) if self.sandbox else argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
@@ -317,19 +363,21 @@ def seat_of(engine: Engine) -> Seat:
 
 _running: set[Engine] = set()
 """Every engine started and not yet stopped, to stop at exit."""
-_kept: dict[tuple[EngineCommand, int, float], Engine] = {}
+_kept: dict[tuple[EngineCommand, int, float, bool], Engine] = {}
 
 
-def kept_engine(command: EngineCommand, seat: int, move_time: float) -> Engine:
+def kept_engine(
+    command: EngineCommand, seat: int, move_time: float, sandbox: bool = False
+) -> Engine:
     """A running engine for ``seat``, kept from game to game in this process (started
     again if it stopped or failed): starting a program for every game costs more than the
     game. Raises nothing: an engine that could not start fails at its first decision."""
-    key = (command, seat, move_time)
+    key = (command, seat, move_time, sandbox)
     engine = _kept.get(key)
     if engine is None or not engine.alive:
         if engine is not None:
             engine.stop()
-        engine = _kept[key] = Engine(command, move_time)
+        engine = _kept[key] = Engine(command, move_time, sandbox)
         with contextlib.suppress(PlayerFailed):
             engine.start()
     return engine

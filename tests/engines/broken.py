@@ -4,7 +4,8 @@ fifth decision, then breaks the protocol as told: ``illegal``, ``sleep``, ``junk
 hello), ``children`` (starts a process that would outlive it, then sleeps); or
 ``spawns``: plays legally to the end, having started a process that ignores SIGTERM and
 would outlive it; or ``escapes``: the same, the process in a session of its own (outside
-the engine's process group), with a child of its own."""
+the engine's process group), with a child of its own; or ``census``: plays legally if it
+sees only a few processes (in a sandbox), else answers a card that is none."""
 
 import json
 import os
@@ -42,7 +43,12 @@ for line in sys.stdin:
         print(json.dumps({"type": "hello", "name": f"Broken {mode}", "protocol": 1}), flush=True)
     elif kind in ("discard", "play"):
         decisions += 1
-        if decisions == 5 and mode not in ("spawns", "escapes"):
+        if mode == "census" and decisions == 1:  # what it can see of the machine
+            seen = sum(1 for entry in os.listdir("/proc") if entry.isdigit())
+            if seen > 8:  # more than its own few: it could signal other programs
+                print(json.dumps({"card": "no such card"}), flush=True)
+                continue
+        if decisions == 5 and mode not in ("spawns", "escapes", "census"):
             if mode == "illegal":
                 held = set(message["hand"])
                 card = next(c for c in ("AS", "AH", "AD", "AC", "2S") if c not in held)
