@@ -264,8 +264,13 @@ def test_our_engine_plays_through_the_protocol(cribbage: Run, tmp_path: Path) ->
         ("exit", r"it stopped \(exit status 3\) before its answer"),
         pytest.param("long", "it wrote a line longer than 64 KiB", marks=pytest.mark.slow),
         ("chatty", "it wrote a line nobody asked for"),
-        # Stopped before it was asked again, or while being asked: which, the race decides.
-        ("quits", r"it stopped \(exit status 4\) before its (next question|answer)"),
+        # Stopped before it was asked again, or while being asked: which, the race decides;
+        # and on a busy machine it may not have exited yet when its pipe is found closed.
+        (
+            "quits",
+            r"it (stopped \(exit status 4\)|closed its (input|output)) before its "
+            r"(next question|answer)",
+        ),
         ("mute", "no hello within 0.5 s"),
         pytest.param("children", "no answer within 2 s", marks=pytest.mark.slow),
     ],
