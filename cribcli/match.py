@@ -23,6 +23,7 @@ from cribcli.engine import Rules
 from cribcli.errors import CribbageError
 from cribcli.events import Event, GameOver
 from cribcli.players import Level, computer
+from cribcli.players.base import NoResult
 from cribcli.protocol.referee import (
     MOVE_TIME,
     Engine,
@@ -62,6 +63,16 @@ class GameSummary:
     def player(self, seat: int) -> int:
         """Which of the match's two players sat in ``seat``."""
         return seat ^ self.swapped
+
+
+@dataclass(frozen=True, slots=True)
+class VoidGame:
+    """A game of a match with no result: a program at the table was killed from outside.
+    Its log stops where it did."""
+
+    index: int
+    reason: str
+    swapped: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +138,7 @@ def game_seed(seed: int | str, index: int) -> str:
 
 def match_game(
     setup: Setup, index: int, save: Callable[[GameInfo, list[Event]], None] | None = None
-) -> GameSummary:
+) -> GameSummary | VoidGame:
     """Play game ``index`` of a match: the first player in seat 0 and the second in seat
     1, or (the second game of each pair, in duplicate) the other way round on the same
     seed."""
@@ -151,7 +162,13 @@ def match_game(
         EnginePlayer(engines[seat], info, seat) if seat in engines else computer(spec, seed, seat)
         for seat, spec in enumerate(specs)
     ]
-    _, events = run_game(info, players)
+    played: list[Event] = []
+    try:
+        _, events = run_game(info, players, on_event=played.append)
+    except NoResult as void:
+        if save:
+            save(info, played)
+        return VoidGame(index, void.reason, swapped)
     if save:
         save(info, events)
     over = events[-1]
@@ -212,7 +229,7 @@ def run_match(
     return report
 
 
-def _logged_game(setup: Setup, log_dir: Path | None, index: int) -> GameSummary:
+def _logged_game(setup: Setup, log_dir: Path | None, index: int) -> GameSummary | VoidGame:
     orphaned()
     save = None
     if log_dir is not None:
@@ -248,14 +265,30 @@ class Report:
     """Each player's points, as dealer and as pone."""
     pairs: list[int] = field(default_factory=list)
     """In duplicate: the first player's wins in each pair of twin games (0, 1 or 2)."""
+    voids: int = 0
+    """Games with no result (a program killed from outside); not in ``games``."""
+    void_reasons: list[str] = field(default_factory=list)
+    _pair_void: bool = False
+    """In duplicate: the first game of the pair being played had no result."""
 
     @classmethod
     def of(cls, setup: Setup) -> Report:
         """An empty report for a match of this setup."""
         return cls(setup.players, duplicate=setup.duplicate, seed=setup.seed)
 
-    def add(self, game: GameSummary) -> None:
-        """Count one game in."""
+    def add(self, game: GameSummary | VoidGame) -> None:
+        """Count one game in; a game with no result only as such (in duplicate its twin
+        counts as a game, but the pair, broken, is not one of ``pairs``)."""
+        if isinstance(game, VoidGame):
+            self.voids += 1
+            if game.reason not in self.void_reasons and len(self.void_reasons) < REASONS_KEPT:
+                self.void_reasons.append(game.reason)
+            if self.duplicate and game.swapped and not self._pair_void and self.pairs:
+                self.pairs.pop()  # the first of the pair had a result, its twin none
+            self._pair_void = self.duplicate and not game.swapped
+            return
+        whole_pair = not (self.duplicate and game.swapped and self._pair_void)
+        self._pair_void = False
         if not self.games and game.names:
             self.names = (game.names[game.player(0)], game.names[game.player(1)])
         self.games += 1
@@ -277,7 +310,7 @@ class Report:
             for seat, points in enumerate(deal.points):
                 role: Role = "dealer" if seat == deal.dealer else "pone"
                 self.points[game.player(seat)].add(role, points)
-        if self.duplicate:
+        if self.duplicate and whole_pair:
             if game.swapped and self.pairs:
                 self.pairs[-1] += winner == 0
             else:
@@ -329,6 +362,8 @@ class Report:
             "double_skunks": self.double_skunks,
             "forfeits": self.forfeits,
             "forfeit_reasons": self.reasons,
+            "voids": self.voids,
+            "void_reasons": self.void_reasons,
             "first_dealer_win_rate": self.first_dealer_wins / self.games if self.games else 0.0,
             "per_deal": {
                 f"{self.label(player)} {player} as {role}": self.per_deal(player, role)

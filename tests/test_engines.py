@@ -35,7 +35,7 @@ from cribcli.engine import (
     apply,
     new_game,
 )
-from cribcli.match import Setup, match_game
+from cribcli.match import GameSummary, Setup, match_game
 from cribcli.players import Level, computer
 from cribcli.players.base import PlayerFailed
 from cribcli.protocol import referee as engines
@@ -370,6 +370,26 @@ def duplicate_report(winners: list[tuple[int, int]]) -> object:
     return report
 
 
+def test_a_game_with_no_result_is_counted_apart_and_breaks_its_pair() -> None:
+    from cribcli.match import GameSummary, Report, VoidGame
+
+    def won(index: int, seat: int, swapped: bool) -> GameSummary:
+        return GameSummary(index, "s", 0, seat, (61, 40), "", (), (), swapped)
+
+    report = Report(("a", "b"), duplicate=True)
+    killed = "an engine was killed from outside (signal 9)"
+    for game in (
+        won(0, 0, False), won(1, 1, True),  # a whole pair: "a" won both
+        VoidGame(2, killed), won(3, 0, True),  # the first had no result: no pair
+        won(4, 0, False), VoidGame(5, killed, swapped=True),  # the twin none: no pair
+        won(6, 1, False), won(7, 0, True),  # a whole pair: "b" won both
+    ):  # fmt: skip
+        report.add(game)
+    assert report.games == 6 and report.voids == 2 and report.void_reasons == [killed]
+    assert report.pairs == [2, 0]
+    assert report.as_json()["voids"] == 2
+
+
 def test_the_duplicate_interval_comes_from_the_pairs() -> None:
     from cribcli.match import Report, t_quantile, wilson
 
@@ -421,6 +441,38 @@ def test_a_sandbox_without_bubblewrap_says_what_to_install(
 
 
 @pytest.mark.slow
+def test_an_engine_killed_from_outside_leaves_the_game_without_a_result(tmp_path: Path) -> None:
+    """Another program (here the test) kills an engine mid-game: no forfeit is written
+    against it (its rival could have done it); the game has no result, and the report
+    says so."""
+    asleep = tmp_path / "asleep"
+    logs = tmp_path / "logs"
+    referee = subprocess.Popen(
+        [sys.executable, "-m", "cribcli", "match", "easy", broken("sleep"), "--games", "1"]
+        + ["--move-time", "100", "--json", "--log-dir", str(logs)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "BROKEN_ASLEEP": str(asleep)},
+    )
+    deadline = time.monotonic() + 60  # a ceiling: only a hang meets it
+    while not asleep.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    (engine,) = [
+        pid
+        for pid, command in leftovers().items()
+        if "broken.py sleep" in command and "-m cribcli" not in command  # not the referee
+    ]
+    os.kill(engine, signal.SIGKILL)
+    out, _ = referee.communicate(timeout=60)
+    report = json.loads(out)
+    assert report["forfeits"] == [0, 0] and report["games"] == 0 and report["voids"] == 1
+    assert report["void_reasons"] == ["an engine was killed from outside (signal 9)"]
+    (log,) = logs.glob("game-*.toml")
+    assert not replay(loads(log.read_text(encoding="utf-8"))).finished  # it stops there
+
+
+@pytest.mark.slow
 @pytest.mark.skipif(engines.sandbox_missing() is not None, reason="needs bubblewrap")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_sandboxed_engine_sees_no_other_process(cribbage: Run, tmp_path: Path, jobs: str) -> None:
@@ -456,6 +508,7 @@ def test_a_match_leaves_nothing_an_engine_started(
 
 def test_match_game_gives_the_engine_the_game_in_order() -> None:
     summary = match_game(Setup(("easy", BOT), "x", target=61), 0)
+    assert isinstance(summary, GameSummary)
     assert summary.names[1] == "Simple bot" and summary.forfeit is None
     engines.stop_all()
 

@@ -16,7 +16,7 @@ import argparse
 import multiprocessing
 from collections import Counter
 
-from cribcli.match import Setup, match_game
+from cribcli.match import GameSummary, Setup, match_game
 from cribcli.players import measured
 
 SOURCES = ("dealer pegging", "pone pegging", "pone hand", "dealer hand", "crib")
@@ -28,6 +28,7 @@ def tally(args: tuple[str, str, int]) -> list[tuple[int, ...]]:
     """One game's finished deals, each as its points from the five sources."""
     level, seed, index = args
     game = match_game(Setup((level, level), seed), index)
+    assert isinstance(game, GameSummary)  # (levels only: every game has a result)
     rows: list[tuple[int, ...]] = []
     for deal in game.deals:
         dealer, pone = deal.points[deal.dealer], deal.points[1 - deal.dealer]

@@ -46,6 +46,15 @@ class PlayerFailed(CribbageError):
         self.reason = reason
 
 
+class NoResult(Exception):
+    """The game cannot have a result: a program at the table was killed from outside
+    (by a signal the referee did not send), which could be the other side's doing."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 @runtime_checkable
 class Listener(Protocol):
     """A player that hears what happens at the table (a program, which is told the events

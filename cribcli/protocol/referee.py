@@ -29,7 +29,7 @@ from cribcli.cards import Card
 from cribcli.engine import Discard, Play, View
 from cribcli.errors import CribbageError
 from cribcli.events import Event, GameOver
-from cribcli.players.base import PlayerFailed
+from cribcli.players.base import NoResult, PlayerFailed
 from cribcli.protocol.messages import (
     ProtocolError,
     clean,
@@ -308,12 +308,19 @@ class Engine:
 
     def _stopped(self, when: str, closed: str) -> str:
         """``it stopped (exit status 3) before its answer``, or, if it runs on, that it
-        closed its ``closed`` (``input`` or ``output``)."""
+        closed its ``closed`` (``input`` or ``output``). Raises NoResult if it was killed
+        by a signal, outside a sandbox: the referee sent none, and another program
+        running as the same user may have (in a sandbox nothing else can reach it, so a
+        signal is its own doing, and a forfeit)."""
         assert self._process is not None
         try:
             status = self._process.wait(STOP_TIME)
         except subprocess.TimeoutExpired:
             return f"it closed its {closed} {when}"
+        if status < 0 and not self.sandbox:
+            self.failed = f"an engine was killed from outside (signal {-status})"
+            self.stop()
+            raise NoResult(self.failed)
         how = f"signal {-status}" if status < 0 else f"exit status {status}"
         return f"it stopped ({how}) {when}"
 

@@ -528,6 +528,9 @@ def match_lines(report: Report) -> list[str]:
         if report.forfeits[player]:
             lines.append(f"  {name} forfeited {report.forfeits[player]}:")
             lines.extend(f"    {printable(reason)}" for reason in report.reasons[player])
+    if report.voids:
+        lines.append(f"  no result in {report.voids} (not counted above):")
+        lines.extend(f"    {printable(reason)}" for reason in report.void_reasons)
     lines += ["", f"  points a deal            {'pegging':>8}{'hand':>8}{'crib':>8}{'total':>8}"]
     for player, name in enumerate((first, second)):
         for role in ROLES:
