@@ -157,6 +157,8 @@ def match_game(
         else:
             engines[seat] = kept_engine(command, seat, setup.move_time, setup.sandbox)
             seats.append(seat_of(engines[seat]))
+    for seat, engine in engines.items():  # another program outside a sandbox at the table?
+        engine.rival_outside = not setup.sandbox and any(other != seat for other in engines)
     info = GameInfo(rules, tuple(seats), seed, label=f"match game {index}")
     players = [
         EnginePlayer(engines[seat], info, seat) if seat in engines else computer(spec, seed, seat)

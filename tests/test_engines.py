@@ -442,13 +442,14 @@ def test_a_sandbox_without_bubblewrap_says_what_to_install(
 
 @pytest.mark.slow
 def test_an_engine_killed_from_outside_leaves_the_game_without_a_result(tmp_path: Path) -> None:
-    """Another program (here the test) kills an engine mid-game: no forfeit is written
-    against it (its rival could have done it); the game has no result, and the report
-    says so."""
+    """Another program (here the test) kills an engine mid-game, a program its rival
+    too: no forfeit is written against it (the rival could have done it); the game has
+    no result, and the report says so. (Against our own levels, or in a sandbox, nothing
+    else at the table could have: see the next test.)"""
     asleep = tmp_path / "asleep"
     logs = tmp_path / "logs"
     referee = subprocess.Popen(
-        [sys.executable, "-m", "cribcli", "match", "easy", broken("sleep"), "--games", "1"]
+        [sys.executable, "-m", "cribcli", "match", BOT, broken("sleep"), "--games", "1"]
         + ["--move-time", "100", "--json", "--log-dir", str(logs)],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
@@ -470,6 +471,18 @@ def test_an_engine_killed_from_outside_leaves_the_game_without_a_result(tmp_path
     assert report["void_reasons"] == ["an engine was killed from outside (signal 9)"]
     (log,) = logs.glob("game-*.toml")
     assert not replay(loads(log.read_text(encoding="utf-8"))).finished  # it stops there
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rival", "mode"), [("easy", "suicide"), (BOT, "crash")])
+def test_an_engine_s_own_death_is_a_forfeit(
+    cribbage: Run, tmp_path: Path, rival: str, mode: str
+) -> None:
+    """Killed by a signal with no other program at the table (only itself could have
+    sent it), or dead of its own fault (a crash) whoever sits there: a forfeit, not a game
+    without a result."""
+    _, report = match_logs(cribbage, tmp_path, rival, broken(mode), "--games", "1", "--short")
+    assert report["voids"] == 0 and report["forfeits"] == [0, 1]
 
 
 @pytest.mark.slow

@@ -32,10 +32,15 @@ def test_a_paste_passes_and_a_flood_is_told() -> None:
     guard = KeyGuard(line=200, lines_a_second=20)
     assert len(guard.keys_in("5H JD\r" * 10, 0.0)) == 60  # ten lines pasted at once
     attack = "\x03" * 799 + "\r"  # the attack that froze the server, 15 times a second
+    with pytest.raises(Flood, match="too many lines"):  # each Ctrl-C starts the prompt again
+        KeyGuard(line=200, lines_a_second=20).keys_in(attack, 0.0)
+    letters = "a" * 799 + "\r"  # the same with letters: dropped past 200, then too fast
     guard = KeyGuard(line=200, lines_a_second=20)
-    assert guard.keys_in(attack, 0.0) == attack  # (controls: nothing in the line)
+    assert guard.keys_in(letters, 0.0) == "a" * 200 + "\r"
     with pytest.raises(Flood, match="typing faster than anyone types"):
-        guard.keys_in(attack, 1 / 15)
+        guard.keys_in(letters, 1 / 15)
+    with pytest.raises(Flood):  # and stays empty: the next keys at once are refused too
+        guard.keys_in("x" * 150, 1 / 15)
     with pytest.raises(Flood, match="typing faster"):
         KeyGuard(line=200, lines_a_second=20).keys_in("x" * 24_000, 0.0)  # one write, 24 KB
 

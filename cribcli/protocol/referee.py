@@ -99,6 +99,14 @@ class EngineCommand:
             )
 
 
+OWN_FAULTS = frozenset(
+    int(getattr(signal, name))
+    for name in ("SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT", "SIGTRAP", "SIGSYS",
+                 "SIGXCPU", "SIGXFSZ")
+    if hasattr(signal, name)
+)  # fmt: skip
+"""Signals a program dies of by its own doing (a crash, its own limits): a forfeit."""
+
 SANDBOX = "bwrap"
 """The program that runs an engine in a sandbox of its own (bubblewrap)."""
 
@@ -132,7 +140,10 @@ def sandboxed(argv: Sequence[str]) -> list[str]:
         "--dev", "/dev",
         "--proc", "/proc",
         "--tmpfs", "/tmp",
+        "--tmpfs", "/run",  # no sockets of the session's services (a bus, an agent)
+        "--unsetenv", "DBUS_SESSION_BUS_ADDRESS", "--unsetenv", "SSH_AUTH_SOCK",
         "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+        "--cap-drop", "ALL",  # run as root, it could otherwise mount the system writable
         "--die-with-parent", "--new-session",
         "--chdir", os.getcwd(),
         "--", *argv,
@@ -149,6 +160,9 @@ class Engine:
         self.move_time = move_time
         self.sandbox = sandbox
         """Whether it runs in a sandbox of its own (:func:`sandboxed`)."""
+        self.rival_outside = False
+        """Whether another program outside a sandbox sits at its table this game (set
+        for each game): only then could a signal that kills it be another's doing."""
         self.name = ""
         self.author = ""
         self.failed = ""
@@ -158,6 +172,7 @@ class Engine:
 
     def start(self) -> None:
         """Run the program and exchange hellos. Raises PlayerFailed."""
+        _adopting()  # before it starts: what it leaves at once is adopted too
         try:
             argv = self.command.argv
             self._process = subprocess.Popen(
@@ -172,7 +187,6 @@ class Engine:
             self._fail(f"it could not be started ({error.strerror or error})")
         _running.add(self)
         _stopped_at_exit()
-        _adopting()
         assert self._process.stdin is not None
         os.set_blocking(self._process.stdin.fileno(), False)
         limit = max(START_TIME, self.move_time)
@@ -309,15 +323,15 @@ class Engine:
     def _stopped(self, when: str, closed: str) -> str:
         """``it stopped (exit status 3) before its answer``, or, if it runs on, that it
         closed its ``closed`` (``input`` or ``output``). Raises NoResult if it was killed
-        by a signal, outside a sandbox: the referee sent none, and another program
-        running as the same user may have (in a sandbox nothing else can reach it, so a
-        signal is its own doing, and a forfeit)."""
+        by a signal the referee did not send, not one of its own faults, while another
+        program outside a sandbox sat at the table (which may have sent it); else the
+        signal is its own doing, and a forfeit."""
         assert self._process is not None
         try:
             status = self._process.wait(STOP_TIME)
         except subprocess.TimeoutExpired:
             return f"it closed its {closed} {when}"
-        if status < 0 and not self.sandbox:
+        if status < 0 and self.rival_outside and -status not in OWN_FAULTS:
             self.failed = f"an engine was killed from outside (signal {-status})"
             self.stop()
             raise NoResult(self.failed)
@@ -354,7 +368,7 @@ class EnginePlayer:
     def hear(self, events: Sequence[Event]) -> None:
         self.pending.extend(told(event, self.seat) for event in events)
         if any(isinstance(event, GameOver) for event in events):
-            with contextlib.suppress(PlayerFailed):  # the game is over: nothing to lose
+            with contextlib.suppress(PlayerFailed, NoResult):  # the game is over: nothing to lose
                 self.engine.tell(self.pending)
             self.pending = []
 
@@ -385,7 +399,7 @@ def kept_engine(
         if engine is not None:
             engine.stop()
         engine = _kept[key] = Engine(command, move_time, sandbox)
-        with contextlib.suppress(PlayerFailed):
+        with contextlib.suppress(PlayerFailed, NoResult):
             engine.start()
     return engine
 
@@ -425,13 +439,13 @@ def _end_strays() -> None:
     """End this process's children that are neither an engine it runs nor one of its
     workers: what engines left outside their process groups, adopted when their parents
     died (and what those started, adopted in turn as each is ended)."""
-    if _adopts != os.getpid():
-        return
+    if _adopts != os.getpid() or _running:
+        return  # (while an engine runs, a process it left could be another's helper)
     import multiprocessing
 
     for _ in range(100):  # each round ends one generation; a bound, not a wait
-        kept = {engine._process.pid for engine in _running if engine._process is not None}
-        kept |= {worker.pid for worker in multiprocessing.active_children() if worker.pid}
+        kept = {worker.pid for worker in multiprocessing.active_children() if worker.pid}
+        kept |= _helpers_of_multiprocessing()
         strays = [pid for pid in children() if pid not in kept]
         if not strays:
             break
@@ -441,6 +455,22 @@ def _end_strays() -> None:
             with contextlib.suppress(ChildProcessError, OSError):
                 os.waitpid(pid, 0)
     _stop_adopting()
+
+
+def _helpers_of_multiprocessing() -> set[int]:
+    """The processes multiprocessing keeps beside its workers (its resource tracker and
+    fork server), which are this process's children too."""
+    found: set[int] = set()
+    with contextlib.suppress(Exception):  # private parts: none, if they change
+        from multiprocessing import forkserver, resource_tracker
+
+        for pid in (
+            getattr(resource_tracker._resource_tracker, "_pid", None),
+            getattr(forkserver._forkserver, "_forkserver_pid", None),
+        ):
+            if isinstance(pid, int):
+                found.add(pid)
+    return found
 
 
 def _stop_adopting() -> None:

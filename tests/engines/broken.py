@@ -5,10 +5,12 @@ hello), ``children`` (starts a process that would outlive it, then sleeps); or
 ``spawns``: plays legally to the end, having started a process that ignores SIGTERM and
 would outlive it; or ``escapes``: the same, the process in a session of its own (outside
 the engine's process group), with a child of its own; or ``census``: plays legally if it
-sees only a few processes (in a sandbox), else answers a card that is none."""
+sees only a few processes (in a sandbox), else answers a card that is none; ``suicide``
+and ``crash``: at its fifth decision, kills itself (SIGKILL, SIGSEGV)."""
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -61,6 +63,10 @@ for line in sys.stdin:
                 print("\x1b[31mthinking...", flush=True)
             elif mode == "exit":
                 sys.exit(3)
+            elif mode == "suicide":  # killed by a signal: its own
+                os.kill(os.getpid(), signal.SIGKILL)
+            elif mode == "crash":  # a crash of its own
+                os.kill(os.getpid(), signal.SIGSEGV)
             elif mode == "long":
                 sys.stdout.write("x" * 200_000)
             elif mode == "quits":  # answers, then stops before it is asked again

@@ -38,17 +38,18 @@ class Bucket:
 
     rate: float
     size: float
-    level: float = -1.0
+    level: float | None = None
+    """Tokens left (None before the first use: full)."""
     when: float = 0.0
 
     def take(self, count: float, now: float) -> bool:
-        """Take ``count`` tokens at time ``now``; False if there are not so many."""
-        if self.level < 0:  # full at the first use
-            self.level, self.when = self.size, now
-        self.level = min(self.size, self.level + (now - self.when) * self.rate)
+        """Take ``count`` tokens at time ``now``; False if there are not so many (then
+        the bucket is empty: a flood does not refill it at once)."""
+        level = self.size if self.level is None else self.level
+        level = min(self.size, level + max(0.0, now - self.when) * self.rate) - count
         self.when = now
-        self.level -= count
-        return self.level >= 0
+        self.level = max(level, 0.0)
+        return level >= 0
 
 
 @dataclass
@@ -73,7 +74,8 @@ class KeyGuard:
         """What of ``data`` (sent at ``now``) the editor may see. Raises Flood."""
         if not self.keys.take(len(data), now):
             raise Flood("typing faster than anyone types")
-        ends = data.count("\r") + data.count("\n") - data.count("\r\n")
+        # Enter, and Ctrl-C (which starts the prompt again: as dear as a line)
+        ends = data.count("\r") + data.count("\n") - data.count("\r\n") + data.count("\x03")
         if ends and not self.lines.take(ends, now):
             raise Flood("too many lines at once")
         kept = []
