@@ -65,13 +65,30 @@ class ServedGames:
         return self.root / "players"
 
     def folder(self, name: str) -> Path:
-        """A person's own folder: one whatever the case of the name (``ANN`` is ``ann``).
-        A folder made before names were one whatever their case is used as it is."""
-        checked = player_name(name)
-        folded = self.players_folder / checked.lower()
-        if not folded.exists() and (self.players_folder / checked).is_dir():
-            return self.players_folder / checked
-        return folded
+        """A person's own folder: one whatever the case of the name (``ANN`` is ``ann``)."""
+        return self.players_folder / player_name(name).lower()
+
+    def fold_names(self) -> list[str]:
+        """Folders made before names were one whatever their case (``Ann/``) take their
+        lower-case names (``ann/``), once, as the server starts. Returns what could not be
+        (two folders for one name: the first written keeps it), to be told."""
+        problems = []
+        with contextlib.suppress(OSError):
+            for entry in sorted(self.players_folder.iterdir()):
+                folded = entry.with_name(entry.name.lower())
+                if entry.name == folded.name or entry.is_symlink() or not entry.is_dir():
+                    continue
+                if folded.exists():
+                    problems.append(
+                        f"players/{entry.name} and players/{folded.name} are one name now: "
+                        f"{folded.name} keeps it ({entry.name}'s folder is left as it is)"
+                    )
+                    continue
+                try:
+                    entry.rename(folded)
+                except OSError as error:
+                    problems.append(f"cannot rename players/{entry.name} ({reason(error)})")
+        return problems
 
     def known_as(self, name: str) -> str:
         """The name as its person first wrote it (kept in their folder's settings), or as
@@ -98,30 +115,41 @@ class ServedGames:
     def names(self) -> int:
         """How many names have a folder."""
         with contextlib.suppress(OSError):
-            return sum(1 for entry in self.players_folder.iterdir() if entry.is_dir())
+            return sum(
+                1
+                for entry in self.players_folder.iterdir()
+                if entry.is_dir() and not entry.name.startswith(".")
+            )
         return 0
 
-    def forget(self, older_than: float, now: float) -> list[str]:
-        """Forget the names that never finished a game here and were given before
-        ``older_than`` seconds ago (by ``now``, a wall-clock time): their folders go.
-        Returns the names forgotten."""
+    def forget(
+        self, older_than: float, now: float, keep: frozenset[str] = frozenset()
+    ) -> list[str]:
+        """Forget the names that never finished a game here and were last seen before
+        ``older_than`` seconds ago (by ``now``, a wall-clock time), but those in ``keep``
+        (here, or seated): their folders go, if they hold only a few plain files (anything
+        else, and the name is kept). Returns the names forgotten."""
         forgotten = []
         with contextlib.suppress(OSError):
             for entry in list(self.players_folder.iterdir()):
                 try:
-                    if entry.is_symlink() or not entry.is_dir():
+                    if entry.name in keep or entry.is_symlink() or not entry.is_dir():
                         continue
                     key = entry / "key"  # touched at each login: when last seen
                     seen = (key if key.exists() else entry).stat().st_mtime
                     if now - seen < older_than or self._played(entry):
                         continue
-                    for inside in entry.iterdir():  # a few small files, never a folder
-                        if inside.is_dir() and not inside.is_symlink():
-                            break
-                        inside.unlink()
-                    else:
-                        entry.rmdir()
-                        forgotten.append(entry.name)
+                    inside = list(entry.iterdir())
+                    if len(inside) > 8 or not all(
+                        f.is_file() and not f.is_symlink() for f in inside
+                    ):
+                        continue
+                    gone = entry.with_name(f".forgotten-{entry.name}")  # out of reach first
+                    entry.rename(gone)
+                    for file in inside:
+                        (gone / file.name).unlink()
+                    gone.rmdir()
+                    forgotten.append(entry.name)
                 except OSError:
                     continue  # kept for another time
         return forgotten

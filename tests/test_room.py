@@ -236,3 +236,50 @@ def test_a_name_that_never_finished_a_game_is_forgotten(tmp_path: Path) -> None:
         os.utime(games.key_file(name), (1_000.0, 1_000.0))
     assert games.forget(30 * 86_400.0, 1_000.0 + month) == ["old"]
     assert sorted(p.name for p in games.players_folder.iterdir()) == ["player", "recent"]
+
+
+def test_addresses_count_as_their_networks() -> None:
+    from cribcli.ui.serve.ssh import address_key
+
+    assert address_key("192.0.2.7") == "192.0.2.7"
+    assert address_key("::ffff:192.0.2.7") == "192.0.2.7"  # the same machine, mapped
+    one, other = address_key("2001:db8:1:2::1"), address_key("2001:db8:1:2:ffff::9")
+    assert one == other == "2001:db8:1:2::/64"  # one network: one place
+    assert address_key("2001:db8:1:3::1") != one
+    assert address_key("?") == "?"
+
+
+def test_old_folders_take_lower_case_names_and_seated_names_are_kept(tmp_path: Path) -> None:
+    import os
+
+    room = room_at(tmp_path, open_door=True)
+    games = room.games
+    (games.players_folder / "Ann").mkdir(parents=True)
+    (games.players_folder / "Ann" / "key").write_text("SHA256:ann\n", encoding="utf-8")
+    (games.players_folder / "Bob").mkdir()
+    (games.players_folder / "bob").mkdir()
+    problems = games.fold_names()
+    assert sorted(p.name for p in games.players_folder.iterdir()) == ["Bob", "ann", "bob"]
+    assert len(problems) == 1 and "bob keeps it" in problems[0]
+    assert games.key_file("ANN").read_text(encoding="utf-8") == "SHA256:ann\n"  # Ann's own
+    os.utime(games.key_file("ann"), (1_000.0, 1_000.0))
+    later = 1_000.0 + 31 * 86_400.0
+    assert games.forget(30 * 86_400.0, later, keep=frozenset({"ann"})) == []  # seated
+    (games.players_folder / "ann" / "odd").mkdir()
+    assert games.forget(30 * 86_400.0, later) == []  # not only plain files: kept
+
+
+def test_the_line_itself_never_grows_past_the_longest(tmp_path: Path) -> None:
+    """However the line was made (a paste with newlines, Ctrl-A then Ctrl-U, a search),
+    the editor's text is cut at the longest line."""
+    from prompt_toolkit.buffer import Buffer
+
+    async def main() -> None:
+        ann = Visitor(room_at(tmp_path), Connected("ann"))  # type: ignore[arg-type]
+        buffer = Buffer()
+        buffer.on_text_changed += ann._within_line
+        buffer.insert_text("x" * 150)
+        buffer.insert_text("y\n" * 100)  # as a bracketed paste puts it in
+        assert len(buffer.text) == 200 and buffer.cursor_position == 200
+
+    asyncio.run(main())

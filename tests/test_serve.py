@@ -773,18 +773,20 @@ def test_the_watchdog_ends_a_server_whose_loop_is_held_up() -> None:
         "from cribcli.ui.serve.ssh import Watchdog\n"
         "async def main():\n"
         "    stop = asyncio.Event()\n"
-        "    with Watchdog(asyncio.get_running_loop(), stop, print):\n"
+        "    with Watchdog(asyncio.get_running_loop(), stop):\n"
         "        print('held', flush=True)\n"
         "        time.sleep(120)  # the loop held up: nothing else runs\n"
         "        await stop.wait()\n"
         "asyncio.run(main())\n"
     )
-    server = subprocess.Popen([sys.executable, "-c", held_up], stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-c", held_up], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     assert server.stdout is not None
     assert server.stdout.readline() == "held\n"
     sent = time.monotonic()
     server.send_signal(signal.SIGTERM)
     status = server.wait(60)  # a ceiling: only a hang meets it
     assert status == 128 + signal.SIGTERM
-    assert "not stopped within 5 s" in server.stdout.read()
+    assert server.stderr is not None and "not stopped within 5 s" in server.stderr.read()
     assert time.monotonic() - sent >= 5.0  # it waited its time first, then ended

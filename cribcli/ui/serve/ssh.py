@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import os
 import random
@@ -108,16 +109,22 @@ class Door:
     """Where the random early drop draws (a test gives its own)."""
     named: dict[str, list[float]] = field(default_factory=dict)
     """With --open: when each address gave a new name, over the last hour."""
+    names: int = 0
+    """With --open: the names kept (counted at the start, then kept up to date)."""
 
     def may_name(self, peer: str, now: float, limits: Limits) -> bool:
         """Whether ``peer`` may give one more new name now."""
         recent = [when for when in self.named.get(peer, []) if now - when < 3600.0]
-        self.named[peer] = recent
-        return len(recent) < limits.new_names_per_hour
+        if recent:
+            self.named[peer] = recent
+        else:
+            self.named.pop(peer, None)
+        return len(recent) < limits.new_names_per_hour and self.names < limits.names
 
     def new_name(self, peer: str, now: float) -> None:
         """``peer`` gave a new name (its key now kept), at ``now``."""
         self.named.setdefault(peer, []).append(now)
+        self.names += 1
 
     def let_start(self, peer: str, limits: Limits) -> str | None:
         """Whether a new connection from ``peer`` may try to log in: None, or why not."""
@@ -138,6 +145,20 @@ class Door:
         self.starting[peer] -= 1
         if self.starting[peer] <= 0:
             del self.starting[peer]
+
+
+def address_key(address: str) -> str:
+    """Where a connection comes from, as its limits count it: an IPv4 address (also when
+    mapped into IPv6), or an IPv6 address's /64 (one network hands out a whole /64)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 class Gate(asyncssh.SSHServer):
@@ -165,7 +186,7 @@ class Gate(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername")
-        self.peer = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        self.peer = address_key(str(peer[0])) if isinstance(peer, tuple) and peer else "?"
         self.door.gates.add(self)
         why = self.door.let_start(self.peer, self.room.limits)
         if why is not None:
@@ -235,10 +256,7 @@ class Gate(asyncssh.SSHServer):
             return None
         if known is not None:
             return name if known.strip() == fingerprint else None
-        limits = room.limits
-        if room.games.names() >= limits.names or not self.door.may_name(
-            self.peer, time.monotonic(), limits
-        ):
+        if not self.door.may_name(self.peer, time.monotonic(), room.limits):
             self.refused = "names"
             return None
         return name
@@ -349,9 +367,14 @@ class Connection(PromptToolkitSSHSession):
         """Cut the connection once its client stops taking what is sent
         (:class:`~cribcli.ui.serve.guard.OutputWatch`)."""
         watch = OutputWatch()
+        conn = chan.get_extra_info("connection")
+        transport = getattr(conn, "_transport", None)  # below the channel: the socket's
         while True:
             await asyncio.sleep(0.5)
-            if watch.stopped_reading(chan.get_write_buffer_size(), time.monotonic()):
+            waiting = chan.get_write_buffer_size()
+            with contextlib.suppress(Exception):
+                waiting += transport.get_write_buffer_size() if transport is not None else 0
+            if watch.stopped_reading(waiting, time.monotonic()):
                 self.room.log(f"{self.name}'s terminal stopped reading: closed")
                 self.abort()
                 return
@@ -462,10 +485,14 @@ async def serve(
         encoding="utf-8",
     )
     stop = stop or asyncio.Event()
-    watchdog = Watchdog(asyncio.get_running_loop(), stop, room.told)
+    watchdog = Watchdog(asyncio.get_running_loop(), stop)
     port = server.sockets[0].getsockname()[1]
     room.told(f"listening on {options.host} port {port}")
-    forgetting = asyncio.create_task(_forget_names(room)) if options.open else None
+    if options.open:
+        for problem in room.games.fold_names():
+            room.told(problem)
+        door.names = room.games.names()
+    forgetting = asyncio.create_task(_forget_names(room, door)) if options.open else None
     with watchdog:
         try:
             await stop.wait()
@@ -475,11 +502,17 @@ async def serve(
             await _close_room(room, door, server)
 
 
-async def _forget_names(room: Room) -> None:
+async def _forget_names(room: Room, door: Door) -> None:
     """With --open, now and every hour: the names that never finished a game and were
-    not seen for the room's time are forgotten, their folders removed."""
+    not seen for the room's time (and are not here, nor seated) are forgotten, their
+    folders removed."""
     while True:
-        gone = await asyncio.to_thread(room.games.forget, room.limits.forget_after, time.time())
+        here = {gate.name.lower() for gate in door.gates if gate.name}
+        here |= {name.lower() for table in room.lobby.tables.values() for name in table.names()}
+        gone = await asyncio.to_thread(
+            room.games.forget, room.limits.forget_after, time.time(), frozenset(here)
+        )
+        door.names -= len(gone)
         for name in gone:
             room.log(f"forgot the name {name}: not seen for a while, and no game finished")
         await asyncio.sleep(3600.0)
@@ -511,10 +544,8 @@ class Watchdog:
     game was saved as it went. The handlers are Python's own, which run even while the
     event loop is held up."""
 
-    def __init__(
-        self, loop: asyncio.AbstractEventLoop, stop: asyncio.Event, told: Callable[[str], None]
-    ) -> None:
-        self.loop, self.stop, self.told = loop, stop, told
+    def __init__(self, loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
+        self.loop, self.stop = loop, stop
         self.timer: threading.Timer | None = None
         self.old: dict[int, object] = {}
 
@@ -538,6 +569,12 @@ class Watchdog:
         self.loop.call_soon_threadsafe(self.stop.set)
 
     def _too_long(self, signum: int) -> None:
+        # Said without waiting (a full stderr must not hold the end up), then ended.
+        line = (
+            f"cribbage serve: not stopped within {STOP_WITHIN:g} s: ending now "
+            "(every game is saved)\n"
+        )
         with contextlib.suppress(Exception):
-            self.told(f"not stopped within {STOP_WITHIN:g} s: ending now (every game is saved)")
+            os.set_blocking(2, False)
+            os.write(2, line.encode())
         os._exit(128 + signum)

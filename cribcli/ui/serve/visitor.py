@@ -14,7 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import get_app_or_none, run_in_terminal
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import ANSI
+from prompt_toolkit.history import InMemoryHistory
 
 from cribcli.engine import seats_to_act
 from cribcli.errors import CribbageError, printable
@@ -70,7 +73,11 @@ class Visitor:
             complete_while_typing=False,
             bottom_toolbar=self._toolbar,
             style=TOOLBAR_STYLE,
+            history=_ShortHistory(),
         )
+        # The line itself is kept within the longest line, however it was made (a paste,
+        # the editor's own keys): what the guard counts is a guess, this is the rule.
+        self.prompt.default_buffer.on_text_changed += self._within_line
         watcher = asyncio.create_task(self._watch())
         idle = asyncio.create_task(self._idle())
         try:
@@ -153,6 +160,11 @@ class Visitor:
     def _width(self) -> int:
         size = self.connection._get_size()
         return max(size.columns, 20)
+
+    def _within_line(self, buffer: Buffer) -> None:
+        limit = self.room.limits.line
+        if len(buffer.text) > limit:
+            buffer.document = Document(buffer.text[:limit], min(buffer.cursor_position, limit))
 
     # --- output -----------------------------------------------------------------------
 
@@ -534,3 +546,16 @@ class _Completer(CardCompleter):
             return iter(())
         self.ui = seated.ui
         return super().get_completions(document, event)
+
+
+class _ShortHistory(InMemoryHistory):
+    """The lines typed this visit, the last few only (a line past the longest is not
+    one of them): what Up recalls, kept small."""
+
+    def store_string(self, string: str) -> None:
+        super().store_string(string)
+        del self._storage[:-HISTORY_KEPT]
+
+
+HISTORY_KEPT = 50
+"""The lines a visitor's Up recalls."""
