@@ -145,9 +145,25 @@ def sandboxed(argv: Sequence[str]) -> list[str]:
         "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
         "--cap-drop", "ALL",  # run as root, it could otherwise mount the system writable
         "--die-with-parent", "--new-session",
+        # Under the new /tmp or /run too: the folder it runs in, and its program's and
+        # files' folders (read-only, as everything is).
+        *(word for folder in _seen_folders(argv) for word in ("--ro-bind", folder, folder)),
         "--chdir", os.getcwd(),
         "--", *argv,
     ]  # fmt: skip
+
+
+def _seen_folders(argv: Sequence[str]) -> list[str]:
+    """The folders an engine needs to see: where it runs, and those of its program (found
+    on the PATH) and of any file its command names."""
+    found = [os.getcwd()]
+    program = shutil.which(argv[0]) if argv else None
+    for path in (program, *argv[1:]):
+        if path and os.path.isabs(path) and os.path.exists(path):
+            folder = os.path.dirname(os.path.realpath(path))
+            if folder not in found:
+                found.append(folder)
+    return found
 
 
 class Engine:
