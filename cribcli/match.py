@@ -87,6 +87,9 @@ class Setup:
     move_time: float = MOVE_TIME
     sandbox: bool = False
     """Whether each engine runs in a sandbox of its own (bubblewrap)."""
+    hidden: tuple[str, ...] = ()
+    """Folders an engine in a sandbox does not see (the match's logs: a log of a game
+    played would show the deal of its duplicate twin)."""
 
     def __post_init__(self) -> None:
         for spec in self.players:
@@ -101,12 +104,13 @@ class Setup:
         duplicate: bool = False,
         move_time: float = MOVE_TIME,
         sandbox: bool = False,
+        hidden: tuple[str, ...] = (),
     ) -> Setup:
         """A match as asked for; with no seed, 1 between levels, and a random one when a
         program plays (it could work out every deck from a seed it can guess)."""
         if seed is None:
             seed = secrets.token_hex(8) if cls.engines_in(players) else 1
-        return cls(players, seed, target, duplicate, move_time, sandbox)
+        return cls(players, seed, target, duplicate, move_time, sandbox, hidden)
 
     @staticmethod
     def engines_in(players: tuple[str, ...]) -> bool:
@@ -155,7 +159,7 @@ def match_game(
         if command is None:
             seats.append(Seat(spec.capitalize() + f" {seat}", "computer", Level(spec)))
         else:
-            engines[seat] = kept_engine(command, seat, setup.move_time, setup.sandbox)
+            engines[seat] = kept_engine(command, seat, setup.move_time, setup.sandbox, setup.hidden)
             seats.append(seat_of(engines[seat]))
     for seat, engine in engines.items():  # another program outside a sandbox at the table?
         engine.rival_outside = not setup.sandbox and any(other != seat for other in engines)

@@ -110,16 +110,28 @@ def children() -> list[int]:
     except OSError:
         return []
     for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if len(fields) > 1 and int(fields[1]) == me:
-            found.append(int(entry))
+        if entry.isdigit():
+            fields = _stat(entry)
+            if len(fields) > 1 and int(fields[1]) == me:
+                found.append(int(entry))
     return found
+
+
+def _stat(pid: int | str) -> list[bytes]:
+    """The fields of Linux's /proc/PID/stat after the program's name (state first, then
+    the parent's id...); none if it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
+
+
+def process_state(pid: int) -> str:
+    """A process's state as Linux's /proc tells it (``R``, ``S``, ``T`` stopped, ``t``
+    held by a tracer, ``Z``...); empty if it cannot be read (gone, or not Linux)."""
+    fields = _stat(pid)
+    return fields[0].decode("ascii", "replace") if fields else ""
 
 
 def dies_with_parent(signum: int) -> None:

@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -474,6 +474,35 @@ def test_an_engine_killed_from_outside_leaves_the_game_without_a_result(tmp_path
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads Linux's /proc")
+def test_an_engine_stopped_from_outside_leaves_the_game_without_a_result(tmp_path: Path) -> None:
+    """Another program stops an engine (SIGSTOP) as it is asked, a program its rival
+    too: out of time, it is not charged with the forfeit; the game has no result."""
+    asleep = tmp_path / "asleep"
+    referee = subprocess.Popen(
+        [sys.executable, "-m", "cribcli", "match", BOT, broken("sleep"), "--games", "1"]
+        + ["--move-time", "10", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "BROKEN_ASLEEP": str(asleep)},
+    )
+    deadline = time.monotonic() + 60  # a ceiling: only a hang meets it
+    while not asleep.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    (engine,) = [
+        pid
+        for pid, command in leftovers().items()
+        if "broken.py sleep" in command and "-m cribcli" not in command  # not the referee
+    ]
+    os.kill(engine, signal.SIGSTOP)  # within its 10 s: the referee is still waiting
+    out, _ = referee.communicate(timeout=60)
+    report = json.loads(out)
+    assert report["forfeits"] == [0, 0] and report["voids"] == 1
+    assert report["void_reasons"] == ["an engine was stopped from outside"]
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(("rival", "mode"), [("easy", "suicide"), (BOT, "crash")])
 def test_an_engine_s_own_death_is_a_forfeit(
     cribbage: Run, tmp_path: Path, rival: str, mode: str
@@ -500,6 +529,35 @@ def test_a_sandboxed_engine_sees_no_other_process(cribbage: Run, tmp_path: Path,
         cribbage, tmp_path / "open", broken("census"), "easy", "--games", "1", "--short"
     )
     assert unsandboxed["forfeits"] == [1, 0]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a subreaper is Linux's")
+def test_what_an_engine_abandons_is_reaped_as_the_game_goes(cribbage: Run, tmp_path: Path) -> None:
+    """An engine that leaves a process behind at every decision (each ends soon after,
+    the referee's to reap): the referee never holds more than a few ended ones (the engine
+    counts them, and forfeits past five), and none is left when the match ends."""
+    _, report = match_logs(
+        cribbage, tmp_path, broken("abandons"), "easy", "--games", "2", "--jobs", "1"
+    )
+    assert report["games"] == 2 and report["forfeits"] == [0, 0]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(engines.sandbox_missing() is not None, reason="needs bubblewrap")
+def test_a_sandboxed_engine_cannot_read_the_match_s_logs(cribbage: Run, tmp_path: Path) -> None:
+    """In duplicate, a game's log shows the deal its twin is about to play: a program in
+    a sandbox finds the log folder empty (outside, the peeking engine sees the first
+    game's log and forfeits the second: the check can fail)."""
+    for sandbox, forfeits in (("--sandbox", 0), ("--short", 1)):
+        logs = tmp_path / sandbox
+        logs.mkdir()
+        _, report = match_logs(
+            cribbage, logs, f"{broken('peeks')} {logs}", "easy", "--games", "2", "--duplicate",
+            "--short", "--jobs", "1", sandbox,
+        )  # fmt: skip
+        assert sum(cast(list[int], report["forfeits"])) == forfeits, report
+        assert len(list(logs.glob("game-*.toml"))) == 2
 
 
 @pytest.mark.slow

@@ -13,7 +13,7 @@ import pytest
 
 from cribcli.ui.serve import visitor as visitor_module
 from cribcli.ui.serve.room import Limits, Room, ServeOptions
-from cribcli.ui.serve.ssh import Door, Gate
+from cribcli.ui.serve.ssh import TRIES, Door, Gate
 from cribcli.ui.serve.visitor import Visitor
 
 
@@ -49,14 +49,17 @@ def room_at(root: Path, *, open_door: bool = False, limits: Limits | None = None
     return Room(options)
 
 
-def knock(room: Room, door: Door, name: str, key: Key) -> Gate:
-    """A connection that logs in as ``name`` with ``key`` (let in or not: see ``authed``)."""
+async def knock(room: Room, door: Door, name: str, key: Key, *, hold: bool = True) -> Gate:
+    """A connection that logs in as ``name`` with ``key`` (let in or not: see ``authed``);
+    its name's key written down before it returns, unless not ``hold``."""
     gate = Gate(room, door)
     gate.connection_made(Link())  # type: ignore[arg-type]
     gate.begin_auth(name)
     # asked twice, as asyncssh asks: is the key acceptable, then with its signature
-    if gate.validate_public_key(name, key) and gate.validate_public_key(name, key):  # type: ignore[arg-type]
+    if await gate.validate_public_key(name, key) and await gate.validate_public_key(name, key):  # type: ignore[arg-type]
         gate.auth_completed()
+    if hold and gate.holding is not None:
+        await gate.holding
     return gate
 
 
@@ -64,9 +67,9 @@ def test_only_known_keys_come_in_under_their_own_names(tmp_path: Path) -> None:
     async def main() -> None:
         room = room_at(tmp_path)
         door = Door({"SHA256:ann": "ann"})
-        came = knock(room, door, "whoever", Key("SHA256:ann"))
+        came = await knock(room, door, "whoever", Key("SHA256:ann"))
         assert came.authed and came.name == "ann"  # the key's name, not the one asked for
-        stranger = knock(room, door, "ann", Key("SHA256:bob"))
+        stranger = await knock(room, door, "ann", Key("SHA256:bob"))
         assert not stranger.authed and stranger.refused == "key"
         # a terminal to play at, and nothing else: no forwarding either way
         assert not any(
@@ -86,11 +89,11 @@ def test_open_door_names_keep_their_first_key(tmp_path: Path) -> None:
     async def main() -> None:
         room = room_at(tmp_path, open_door=True)
         door = Door({})
-        assert knock(room, door, "ann", Key("SHA256:ann")).authed
-        assert not knock(room, door, "ann", Key("SHA256:bob")).authed  # ann's key is ann's
+        assert (await knock(room, door, "ann", Key("SHA256:ann"))).authed
+        assert not (await knock(room, door, "ann", Key("SHA256:bob"))).authed  # ann's key is ann's
         for name in ("../etc", "a b", "You"):
-            assert not knock(room, door, name, Key("SHA256:cat")).authed, name
-        assert knock(room, door, "ann", Key("SHA256:ann")).authed
+            assert not (await knock(room, door, name, Key("SHA256:cat"))).authed, name
+        assert (await knock(room, door, "ann", Key("SHA256:ann"))).authed
 
     asyncio.run(main())
     assert sorted(p.name for p in (tmp_path / "players").iterdir()) == ["ann"]
@@ -100,17 +103,18 @@ def test_a_name_has_so_many_connections_and_the_room_so_many(tmp_path: Path) -> 
     async def main() -> None:
         room = room_at(tmp_path, limits=Limits(connections=3, per_key=2))
         door = Door({"SHA256:ann": "ann", "SHA256:bob": "bob"})
-        first, second = (knock(room, door, "ann", Key("SHA256:ann")) for _ in range(2))
+        first = await knock(room, door, "ann", Key("SHA256:ann"))
+        second = await knock(room, door, "ann", Key("SHA256:ann"))
         assert first.authed and second.authed
-        third = knock(room, door, "ann", Key("SHA256:ann"))
+        third = await knock(room, door, "ann", Key("SHA256:ann"))
         assert not third.authed and third.refused == "many"
-        assert knock(room, door, "bob", Key("SHA256:bob")).authed  # three: the room is full
-        late = knock(room, door, "bob", Key("SHA256:bob"))
+        assert (await knock(room, door, "bob", Key("SHA256:bob"))).authed  # three: the room is full
+        late = await knock(room, door, "bob", Key("SHA256:bob"))
         assert not late.authed
         assert isinstance(late.conn, Link) and late.conn.refused == ["the room is full"]
         first.connection_lost(None)  # one goes: one more may come
         assert door.connections == 2 and door.starting.total() == 1  # (third, at the door)
-        assert knock(room, door, "ann", Key("SHA256:ann")).authed
+        assert (await knock(room, door, "ann", Key("SHA256:ann"))).authed
 
     asyncio.run(main())
 
@@ -181,22 +185,57 @@ def test_connections_waiting_to_log_in_have_places_of_their_own(tmp_path: Path) 
         waiting.connection_lost(None)
         ann.connection_made(Link(("10.0.0.4", 1)))  # type: ignore[arg-type]
         ann.begin_auth("ann")
-        assert ann.validate_public_key("ann", Key("SHA256:ann"))  # type: ignore[arg-type]
+        assert await ann.validate_public_key("ann", Key("SHA256:ann"))  # type: ignore[arg-type]
         ann.auth_completed()
         assert ann.authed and door.connections == 1 and door.starting.total() == 5
 
     asyncio.run(main())
 
 
+def test_a_client_that_tries_key_after_key_is_cut_off(tmp_path: Path) -> None:
+    async def main() -> None:
+        room = room_at(tmp_path)
+        door = Door({"SHA256:ann": "ann"})
+        gate = Gate(room, door)
+        link = Link()
+        gate.connection_made(link)  # type: ignore[arg-type]
+        gate.begin_auth("ann")
+        for n in range(TRIES - 1):
+            assert not await gate.validate_public_key("ann", Key(f"SHA256:{n}"))  # type: ignore[arg-type]
+        assert link.refused == []  # as many as a person's agent might hold: still in
+        assert not await gate.validate_public_key("ann", Key("SHA256:last"))  # type: ignore[arg-type]
+        assert link.refused == ["too many tries"]
+
+    asyncio.run(main())
+
+
+def test_a_new_name_is_held_by_the_first_key_even_before_it_is_written(tmp_path: Path) -> None:
+    """Two clients give the same new name at once: the first logged in holds it while
+    its key is being written down; the other is turned away."""
+
+    async def main() -> None:
+        room = room_at(tmp_path, open_door=True)
+        door = Door({})
+        ann = await knock(room, door, "ann", Key("SHA256:ann"), hold=False)
+        assert ann.authed and ann.holding is not None and not ann.holding.done()
+        assert not (await knock(room, door, "ann", Key("SHA256:eve"))).authed
+        await ann.holding
+        assert not (await knock(room, door, "ANN", Key("SHA256:eve"))).authed
+        assert (await knock(room, door, "ann", Key("SHA256:ann"))).authed
+
+    asyncio.run(main())
+    assert (tmp_path / "players" / "ann").is_dir()
+
+
 def test_a_name_is_one_person_whatever_its_case(tmp_path: Path) -> None:
     async def main() -> None:
         room = room_at(tmp_path, open_door=True)
         door = Door({})
-        first = knock(room, door, "Ann", Key("SHA256:ann"))
+        first = await knock(room, door, "Ann", Key("SHA256:ann"))
         assert first.authed and first.name == "Ann"
-        again = knock(room, door, "ANN", Key("SHA256:ann"))
+        again = await knock(room, door, "ANN", Key("SHA256:ann"))
         assert again.authed and again.name == "Ann"  # shown as first written
-        assert not knock(room, door, "ann", Key("SHA256:bob")).authed  # Ann's key is Ann's
+        assert not (await knock(room, door, "ann", Key("SHA256:bob"))).authed  # Ann's key is Ann's
 
     asyncio.run(main())
     assert [p.name for p in (tmp_path / "players").iterdir()] == ["ann"]
@@ -207,15 +246,15 @@ def test_new_names_are_few_from_one_place_and_in_all(tmp_path: Path) -> None:
         limits = Limits(new_names_per_hour=2, names=3)
         room = room_at(tmp_path, open_door=True, limits=limits)
         door = Door({})
-        assert knock(room, door, "a1", Key("SHA256:1")).authed
-        assert knock(room, door, "a2", Key("SHA256:2")).authed
-        refused = knock(room, door, "a3", Key("SHA256:3"))
+        assert (await knock(room, door, "a1", Key("SHA256:1"))).authed
+        assert (await knock(room, door, "a2", Key("SHA256:2"))).authed
+        refused = await knock(room, door, "a3", Key("SHA256:3"))
         assert not refused.authed and refused.refused == "names"  # two an hour from here
-        assert knock(room, door, "a1", Key("SHA256:1")).authed  # known names come in
+        assert (await knock(room, door, "a1", Key("SHA256:1"))).authed  # known names come in
         door.named.clear()  # an hour later
-        assert knock(room, door, "a3", Key("SHA256:3")).authed
+        assert (await knock(room, door, "a3", Key("SHA256:3"))).authed
         door.named.clear()
-        full = knock(room, door, "a4", Key("SHA256:4"))
+        full = await knock(room, door, "a4", Key("SHA256:4"))
         assert not full.authed and full.refused == "names"  # three names in all
 
     asyncio.run(main())

@@ -449,6 +449,52 @@ def test_a_flood_closes_only_that_connection(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_a_connection_over_its_share_of_the_cpu_is_closed(tmp_path: Path) -> None:
+    async def main() -> None:
+        # A share that never refills: what the lobby's words cost is counted up.
+        async with running(tmp_path, limits=Limits(cpu=0.0, cpu_at_once=0.3)) as server:
+            ann = await connect(server, "ann")
+            greedy = await connect(server, "eve")
+            with contextlib.suppress(BrokenPipeError, ConnectionError, AssertionError):
+                for _ in range(2000):  # one at a time: within the line rate
+                    greedy.type("who")
+                    if "Closed" in (await greedy.expect(r"Closed|eve")).group():
+                        break
+            assert "Closed: using more of the server than anyone may." in await greedy.closed()
+            assert any("eve used more of the server" in line for line in server.told)
+            ann.type("who")
+            await ann.expect(r"ann")
+
+    run(main())
+
+
+@pytest.mark.slow
+def test_a_client_that_stops_reading_is_cut(tmp_path: Path) -> None:
+    """A client that takes nothing more (its SSH window full) while it goes on typing:
+    the server keeps at most its limit of unsent output for it, then cuts it; the
+    others play on."""
+
+    async def main() -> None:
+        async with running(tmp_path, limits=Limits(output=16_384)) as server:
+            ann = await connect(server, "ann")
+            connection = await door(server, "eve", KEYS["eve"])
+            deaf = await connection.create_process(
+                term_type="xterm", term_size=(100, 40), window=4096, max_pktsize=1024
+            )  # and never read from
+            with contextlib.suppress(BrokenPipeError, ConnectionError):
+                for _ in range(3000):  # each within the key and line rates; a ceiling
+                    if any("stopped reading" in line for line in server.told):
+                        break
+                    deaf.stdin.write("help\r")  # some 700 bytes back
+                    await asyncio.sleep(0.08)
+            assert any("eve's terminal stopped reading: closed" in line for line in server.told)
+            ann.type("who")
+            await ann.expect(r"ann")
+
+    run(main())
+
+
+@pytest.mark.slow
 def test_idle_connections_are_closed(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path, limits=Limits(idle=0.5)) as server:

@@ -4,6 +4,7 @@ computers as players for other referees."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -97,7 +98,8 @@ def match(
 
         if (missing := sandbox_missing()) is not None:
             raise UsageProblem(missing)
-    setup = Setup.of((first, second), seed, target_of(short), duplicate, move_time, sandbox)
+    hidden = (os.path.realpath(log_dir),) if log_dir and sandbox else ()
+    setup = Setup.of((first, second), seed, target_of(short), duplicate, move_time, sandbox, hidden)
     report = Report.of(setup)
     stopped: Stopped | KeyboardInterrupt | None = None
     try:

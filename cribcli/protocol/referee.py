@@ -43,7 +43,13 @@ from cribcli.protocol.messages import (
     told,
 )
 from cribcli.record import COMMAND_LIMIT, REASON_LIMIT, GameInfo, Seat
-from cribcli.workers import at_exit, become_subreaper, children, dies_with_parent
+from cribcli.workers import (
+    at_exit,
+    become_subreaper,
+    children,
+    dies_with_parent,
+    process_state,
+)
 
 PREFIX = "engine:"
 """How a seat is given as an engine on the command line: ``engine:python3 mybot.py``."""
@@ -130,10 +136,14 @@ def sandbox_missing() -> str | None:
     return None
 
 
-def sandboxed(argv: Sequence[str]) -> list[str]:
+def sandboxed(argv: Sequence[str], hidden: Sequence[str] = ()) -> list[str]:
     """``argv`` run in a sandbox of its own (bubblewrap): its own process ids (it sees
     and can signal nothing outside, and everything in it ends with it), no network, the
-    system read-only, a /tmp of its own."""
+    system read-only, a /tmp of its own, and the ``hidden`` folders empty."""
+    seen = _seen_folders(argv)
+    covered = [os.path.realpath(folder) for folder in hidden if os.path.isdir(folder)]
+    # What it must see inside a hidden folder (its program, say) is shown again over it.
+    again = [f for f in seen if any(f == c or f.startswith(c + os.sep) for c in covered)]
     return [
         SANDBOX,
         "--ro-bind", "/", "/",
@@ -147,7 +157,9 @@ def sandboxed(argv: Sequence[str]) -> list[str]:
         "--die-with-parent", "--new-session",
         # Under the new /tmp or /run too: the folder it runs in, and its program's and
         # files' folders (read-only, as everything is).
-        *(word for folder in _seen_folders(argv) for word in ("--ro-bind", folder, folder)),
+        *(word for folder in seen for word in ("--ro-bind", folder, folder)),
+        *(word for folder in covered for word in ("--tmpfs", folder)),
+        *(word for folder in again for word in ("--ro-bind", folder, folder)),
         "--chdir", os.getcwd(),
         "--", *argv,
     ]  # fmt: skip
@@ -170,12 +182,18 @@ class Engine:
     """One running engine program: started, greeted, asked, and stopped."""
 
     def __init__(
-        self, command: EngineCommand, move_time: float = MOVE_TIME, sandbox: bool = False
+        self,
+        command: EngineCommand,
+        move_time: float = MOVE_TIME,
+        sandbox: bool = False,
+        hidden: tuple[str, ...] = (),
     ) -> None:
         self.command = command
         self.move_time = move_time
         self.sandbox = sandbox
         """Whether it runs in a sandbox of its own (:func:`sandboxed`)."""
+        self.hidden = hidden
+        """Folders it does not see in its sandbox."""
         self.rival_outside = False
         """Whether another program outside a sandbox sits at its table this game (set
         for each game): only then could a signal that kills it be another's doing."""
@@ -192,7 +210,7 @@ class Engine:
         try:
             argv = self.command.argv
             self._process = subprocess.Popen(
-                sandboxed(argv) if self.sandbox else argv,
+                sandboxed(argv, self.hidden) if self.sandbox else argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
@@ -259,6 +277,7 @@ class Engine:
         ``limit`` seconds. An answer written before the question was asked breaks the
         protocol (it would be taken for the answer to the next)."""
         deadline = time.monotonic() + limit
+        _reap_adopted()
         self._nothing_unasked()
         self._send(messages, deadline, limit)
         line = self._line(deadline, limit, what)
@@ -285,6 +304,7 @@ class Engine:
                     self._fail(self._stopped("while being told the game", "input"))
                 left = deadline - time.monotonic()
                 if left <= 0 or not selector.select(left):
+                    self._held_from_outside()
                     self._fail(f"it took in nothing for {limit:g} s")
 
     def _nothing_unasked(self) -> None:
@@ -323,6 +343,7 @@ class Engine:
                 self._fail(f"it wrote a line longer than {LINE_LIMIT // 1024} KiB")
             left = deadline - time.monotonic()
             if left <= 0 or not self._readable(left):
+                self._held_from_outside()
                 self._fail(f"no {what} within {limit:g} s")
             chunk = os.read(process.stdout.fileno(), LINE_LIMIT)
             if not chunk:
@@ -353,6 +374,16 @@ class Engine:
             raise NoResult(self.failed)
         how = f"signal {-status}" if status < 0 else f"exit status {status}"
         return f"it stopped ({how}) {when}"
+
+    def _held_from_outside(self) -> None:
+        """Out of time: raises NoResult if it is stopped (SIGSTOP, or held by a tracer)
+        while another program outside a sandbox sat at the table, which could have done
+        it (as :meth:`_stopped` for a signal that kills)."""
+        assert self._process is not None
+        if self.rival_outside and process_state(self._process.pid) in ("T", "t"):
+            self.failed = "an engine was stopped from outside"
+            self.stop()
+            raise NoResult(self.failed)
 
     def _fail(self, reason: str) -> NoReturn:
         """Stop it, and raise PlayerFailed for ``reason`` (made printable and short)."""
@@ -400,21 +431,25 @@ def seat_of(engine: Engine) -> Seat:
 
 _running: set[Engine] = set()
 """Every engine started and not yet stopped, to stop at exit."""
-_kept: dict[tuple[EngineCommand, int, float, bool], Engine] = {}
+_kept: dict[tuple[EngineCommand, int, float, bool, tuple[str, ...]], Engine] = {}
 
 
 def kept_engine(
-    command: EngineCommand, seat: int, move_time: float, sandbox: bool = False
+    command: EngineCommand,
+    seat: int,
+    move_time: float,
+    sandbox: bool = False,
+    hidden: tuple[str, ...] = (),
 ) -> Engine:
     """A running engine for ``seat``, kept from game to game in this process (started
     again if it stopped or failed): starting a program for every game costs more than the
     game. Raises nothing: an engine that could not start fails at its first decision."""
-    key = (command, seat, move_time, sandbox)
+    key = (command, seat, move_time, sandbox, hidden)
     engine = _kept.get(key)
     if engine is None or not engine.alive:
         if engine is not None:
             engine.stop()
-        engine = _kept[key] = Engine(command, move_time, sandbox)
+        engine = _kept[key] = Engine(command, move_time, sandbox, hidden)
         with contextlib.suppress(PlayerFailed, NoResult):
             engine.start()
     return engine
@@ -457,11 +492,8 @@ def _end_strays() -> None:
     died (and what those started, adopted in turn as each is ended)."""
     if _adopts != os.getpid() or _running:
         return  # (while an engine runs, a process it left could be another's helper)
-    import multiprocessing
-
     for _ in range(100):  # each round ends one generation; a bound, not a wait
-        kept = {worker.pid for worker in multiprocessing.active_children() if worker.pid}
-        kept |= _helpers_of_multiprocessing()
+        kept = _kept_children()
         strays = [pid for pid in children() if pid not in kept]
         if not strays:
             break
@@ -471,6 +503,34 @@ def _end_strays() -> None:
             with contextlib.suppress(ChildProcessError, OSError):
                 os.waitpid(pid, 0)
     _stop_adopting()
+
+
+def _reap_adopted() -> None:
+    """Before each question: the processes engines left behind that this process
+    adopted and that have ended are reaped, so that an engine that starts and abandons
+    processes all game long cannot fill the machine's table of processes with them. (A
+    look without reaping first: an engine's own end, or a worker's, is left to whoever
+    waits for it.)"""
+    if _adopts != os.getpid():
+        return
+    ours = {engine._process.pid for engine in _running if engine._process is not None}
+    for _ in range(1000):  # a bound, not a wait
+        try:
+            ended = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except (ChildProcessError, OSError):
+            return
+        if ended is None or ended.si_pid in ours or ended.si_pid in _kept_children():
+            return
+        with contextlib.suppress(ChildProcessError, OSError):
+            os.waitpid(ended.si_pid, os.WNOHANG)
+
+
+def _kept_children() -> set[int]:
+    """This process's workers and multiprocessing's helpers: reaped by their owners."""
+    import multiprocessing
+
+    kept = {worker.pid for worker in multiprocessing.active_children() if worker.pid}
+    return kept | _helpers_of_multiprocessing()
 
 
 def _helpers_of_multiprocessing() -> set[int]:

@@ -6,7 +6,11 @@ hello), ``children`` (starts a process that would outlive it, then sleeps); or
 would outlive it; or ``escapes``: the same, the process in a session of its own (outside
 the engine's process group), with a child of its own; or ``census``: plays legally if it
 sees only a few processes (in a sandbox), else answers a card that is none; ``suicide``
-and ``crash``: at its fifth decision, kills itself (SIGKILL, SIGSEGV)."""
+and ``crash``: at its fifth decision, kills itself (SIGKILL, SIGSEGV); ``peeks FOLDER``:
+plays legally while FOLDER (the match's logs) looks empty to it, else answers a card
+that is none; ``abandons``: at each decision starts a process that it leaves at once
+(adopted by the referee) and that ends soon after, and answers a card that is none if
+the referee holds more than a few such ended processes unreaped."""
 
 import json
 import os
@@ -45,12 +49,27 @@ for line in sys.stdin:
         print(json.dumps({"type": "hello", "name": f"Broken {mode}", "protocol": 1}), flush=True)
     elif kind in ("discard", "play"):
         decisions += 1
+        if mode == "abandons":
+            subprocess.run(["sh", "-c", "sleep 0.01 &"], check=True)  # sh waited; sleep left
+            unreaped = 0
+            for entry in filter(str.isdigit, os.listdir("/proc")):
+                try:
+                    fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+                except (OSError, IndexError):
+                    continue
+                unreaped += fields[0] == "Z" and int(fields[1]) == os.getppid()
+            if unreaped > 5:
+                print(json.dumps({"card": "no such card"}), flush=True)
+                continue
+        if mode == "peeks" and any(Path(sys.argv[2]).iterdir()):
+            print(json.dumps({"card": "no such card"}), flush=True)  # it saw a log
+            continue
         if mode == "census" and decisions == 1:  # what it can see of the machine
             seen = sum(1 for entry in os.listdir("/proc") if entry.isdigit())
             if seen > 8:  # more than its own few: it could signal other programs
                 print(json.dumps({"card": "no such card"}), flush=True)
                 continue
-        if decisions == 5 and mode not in ("spawns", "escapes", "census"):
+        if decisions == 5 and mode not in ("spawns", "escapes", "census", "peeks", "abandons"):
             if mode == "illegal":
                 held = set(message["hand"])
                 card = next(c for c in ("AS", "AH", "AD", "AC", "2S") if c not in held)

@@ -23,6 +23,8 @@ from cribcli.lobby import Lobby, ServedTable
 from cribcli.served import ServedGames
 from cribcli.store import Places
 from cribcli.ui import PACE
+from cribcli.ui.serve.guard import OUTPUT_LIMIT
+from cribcli.ui.serve.share import CPU_A_SECOND, CPU_AT_ONCE
 
 if TYPE_CHECKING:
     from cribcli.ui.serve.visitor import Visitor
@@ -59,6 +61,13 @@ class Limits:
     """With --open: the most names the server keeps."""
     forget_after: float = 30 * 86_400.0
     """With --open: seconds after which a name that never finished a game is forgotten."""
+    output: int = OUTPUT_LIMIT
+    """Bytes of one connection's output that may wait unsent: a client that stops
+    reading is cut, not fed."""
+    cpu: float = CPU_A_SECOND
+    """CPU seconds a second one connection's work may take, on average."""
+    cpu_at_once: float = CPU_AT_ONCE
+    """CPU seconds it may take at once."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,7 @@ from cribcli.store import read_text, write_atomic
 from cribcli.ui.repl import TableOutput
 from cribcli.ui.serve.guard import Flood, KeyGuard, OutputWatch
 from cribcli.ui.serve.room import Limits, Room, ServeOptions
+from cribcli.ui.serve.share import Share, charge_to, metered
 from cribcli.ui.serve.visitor import Visitor
 
 KEYS_LIMIT = 1 << 20
@@ -38,6 +39,9 @@ CUT_AFTER = 3.0
 """Seconds a closed connection's client has to take its last lines before it is cut."""
 STOP_WITHIN = 5.0
 """Seconds the server has to stop after SIGTERM or Ctrl-C before it simply ends."""
+TRIES = 10
+"""Keys a client may offer in vain before it is cut off (OpenSSH's own client gives up
+after six)."""
 
 
 def load_keys(path: Path) -> dict[str, str]:
@@ -111,6 +115,9 @@ class Door:
     """With --open: when each address gave a new name, over the last hour."""
     names: int = 0
     """With --open: the names kept (counted at the start, then kept up to date)."""
+    claims: dict[str, str] = field(default_factory=dict)
+    """With --open: new names logged in with a key not yet written down, by name (in
+    lower case): the key each was claimed with, so that no other key takes it meanwhile."""
 
     def may_name(self, peer: str, now: float, limits: Limits) -> bool:
         """Whether ``peer`` may give one more new name now."""
@@ -178,6 +185,10 @@ class Gate(asyncssh.SSHServer):
         self.session_opened = False
         self.peer = "?"
         self.username: str | None = None
+        self.tries = 0
+        """Keys refused so far."""
+        self.holding: asyncio.Task[None] | None = None
+        """With --open: the name's key being written down."""
         self.refused = ""
         """Why its login was last refused: ``key`` (not a key let in), or ``many`` (its
         name has as many connections as it may); empty if it never was."""
@@ -222,16 +233,26 @@ class Gate(asyncssh.SSHServer):
     def public_key_auth_supported(self) -> bool:
         return True
 
-    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        fingerprint = key.get_fingerprint()
+    async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        """Whether ``key`` may come in under ``username`` (the files it takes are read off
+        the event loop). A client refused :data:`TRIES` times is cut off."""
+        if await self._let_in(username, key.get_fingerprint()):
+            return True
+        self.tries += 1
+        if self.tries >= TRIES and self.conn is not None:
+            self.room.log(f"`{self.username}` from {self.peer} cut off: {TRIES} keys refused")
+            self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "too many tries")
+        return False
+
+    async def _let_in(self, username: str, fingerprint: str) -> bool:
         room = self.room
         keys = self.door.keys
-        name = keys.get(fingerprint) if keys else self._open_door(username, fingerprint)
+        name = keys.get(fingerprint) if keys else await self._open_door(username, fingerprint)
         if name is None:
             self.refused = self.refused or "key"
             return False
-        try:
-            name = room.games.known_as(name)  # one person whatever the case, as first written
+        try:  # one person whatever the case, as first written
+            name = await asyncio.to_thread(room.games.known_as, name)
         except CribbageError:
             self.refused = "key"
             return False
@@ -242,7 +263,7 @@ class Gate(asyncssh.SSHServer):
         self.name, self.fingerprint = name, fingerprint
         return True
 
-    def _open_door(self, username: str, fingerprint: str) -> str | None:
+    async def _open_door(self, username: str, fingerprint: str) -> str | None:
         """With --open: anyone, under the name they give; the first key a name comes with
         is that name's from then on (only read here: nothing is written before the key is
         proved, at :meth:`auth_completed`)."""
@@ -251,11 +272,16 @@ class Gate(asyncssh.SSHServer):
         room = self.room
         try:
             name = player_name(username)
-            known = read_text(room.games.key_file(name), 4096, follow_links=False)
+            known = await asyncio.to_thread(
+                read_text, room.games.key_file(name), 4096, follow_links=False
+            )
         except CribbageError:
             return None
         if known is not None:
             return name if known.strip() == fingerprint else None
+        claimed = self.door.claims.get(name.lower())
+        if claimed is not None:  # logged in a moment ago, its key not yet written down
+            return name if claimed == fingerprint else None
         if not self.door.may_name(self.peer, time.monotonic(), room.limits):
             self.refused = "names"
             return None
@@ -271,22 +297,42 @@ class Gate(asyncssh.SSHServer):
             if self.conn is not None:
                 self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "the room is full")
             return
+        name = self.name
+        if room.options.open and name is not None:
+            claimed = self.door.claims.setdefault(name.lower(), self.fingerprint)
+            if claimed != self.fingerprint:  # another key took the new name meanwhile
+                room.log(f"{name} from {self.peer} refused: the name was just taken")
+                if self.conn is not None:
+                    self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "taken")
+                return
+            self.holding = asyncio.get_running_loop().create_task(self._hold_name(name))
         self.door.connections += 1
         self.counted = True
         self.authed = True
-        room.log(f"{self.name} came in from {self.peer}")
-        if room.options.open and self.name is not None:
-            try:
-                kept = room.games.key_file(self.name)
-                if read_text(kept, 4096, follow_links=False) is None:
-                    room.places(self.name)
-                    write_atomic(kept, self.fingerprint + "\n")
-                    self.door.new_name(self.peer, time.monotonic())
-                else:
-                    os.utime(kept)  # seen today: not forgotten
-            except (CribbageError, OSError):
-                pass  # the name is not held to this key yet: the next login tries again
+        room.log(f"{name} came in from {self.peer}")
         asyncio.get_running_loop().call_later(room.limits.login, self._no_session)
+
+    async def _hold_name(self, name: str) -> None:
+        """With --open: the name's key written down if it is new (its folder made), else
+        the name marked as seen today (not forgotten); off the event loop."""
+        try:
+            if await asyncio.to_thread(self._write_key, name):
+                self.door.new_name(self.peer, time.monotonic())
+        except (CribbageError, OSError):
+            pass  # the name is not held to this key yet: the next login tries again
+        finally:
+            self.door.claims.pop(name.lower(), None)
+
+    def _write_key(self, name: str) -> bool:
+        """(In a thread.) Whether the name was new: its key is written down now."""
+        room = self.room
+        kept = room.games.key_file(name)
+        if read_text(kept, 4096, follow_links=False) is not None:
+            os.utime(kept)  # seen today
+            return False
+        room.places(name)
+        write_atomic(kept, self.fingerprint + "\n")
+        return True
 
     def _no_session(self) -> None:
         """Logged in, but no terminal asked for in time: closed."""
@@ -321,7 +367,12 @@ class Connection(PromptToolkitSSHSession):
         self.visitor: Visitor | None = None
         self.last_input = time.monotonic()
         self.guard = KeyGuard(room.limits.line, room.limits.rate)
+        self.share = Share(self._over_share, room.limits.cpu, room.limits.cpu_at_once)
         super().__init__(self._visit, enable_cpr=False)
+
+    def _over_share(self) -> None:
+        self.room.log(f"{self.name} used more of the server than anyone may: closed")
+        self.close("using more of the server than anyone may")
 
     async def _visit(self, session: PromptToolkitSSHSession) -> None:
         visitor = self.visitor = Visitor(self.room, self)
@@ -335,6 +386,7 @@ class Connection(PromptToolkitSSHSession):
         chan = self._chan
         if chan is None:
             return
+        charge_to(self.share)  # all this task does and asks for, from here on
         term = chan.get_terminal_type()
         if term is None:  # no terminal asked for (`ssh -T`): nothing to draw the table on
             with contextlib.suppress(Exception):
@@ -366,7 +418,7 @@ class Connection(PromptToolkitSSHSession):
     async def _watch_output(self, chan: asyncssh.SSHServerChannel[str]) -> None:
         """Cut the connection once its client stops taking what is sent
         (:class:`~cribcli.ui.serve.guard.OutputWatch`)."""
-        watch = OutputWatch()
+        watch = OutputWatch(self.room.limits.output)
         conn = chan.get_extra_info("connection")
         transport = getattr(conn, "_transport", None)  # below the channel: the socket's
         while True:
@@ -493,7 +545,7 @@ async def serve(
             room.told(problem)
         door.names = room.games.names()
     forgetting = asyncio.create_task(_forget_names(room, door)) if options.open else None
-    with watchdog:
+    with watchdog, metered(asyncio.get_running_loop()):
         try:
             await stop.wait()
         finally:

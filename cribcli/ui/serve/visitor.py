@@ -29,6 +29,7 @@ from cribcli.ui.narrate import Table
 from cribcli.ui.render import Style, stats_lines
 from cribcli.ui.repl import TOOLBAR_STYLE, CardCompleter, say
 from cribcli.ui.seat import COMMANDS, Command, SeatUI
+from cribcli.ui.serve.share import in_thread
 
 if TYPE_CHECKING:
     from cribcli.ui.serve.room import Room
@@ -239,7 +240,7 @@ class Visitor:
         if command.name == "quit":
             return False
         if command.name == "stats":  # may read many logs: in a thread
-            for line in await asyncio.to_thread(self._stats):
+            for line in await in_thread(self._stats):
                 self.say(line)
             return True
         command.run(self, rest)
@@ -420,7 +421,7 @@ class Visitor:
         ui.table = replace(ui.table, width=self._width())
         self._catch_up()  # what happened since the prompt was drawn, told first, in order
         if word in SLOW:  # a search: in a thread, so that every other table goes on
-            error = await asyncio.to_thread(ui.handle, text)
+            error = await in_thread(ui.handle, text)
         else:
             error = ui.handle(text)
         if error:
