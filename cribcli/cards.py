@@ -243,6 +243,15 @@ class SeededStream:
         return pool[:k]
 
 
+def seed_digest(seed: int | str) -> str:
+    """The promise of a game's deal, shown before the first card: ``sha256:`` and the
+    SHA-256 of the seed as the stream takes it (its UTF-8, a number in decimal), in hex.
+    Once the seed is shown, anyone can check it is the one promised, and deal every card
+    from it."""
+    digest: str = _sha256()(f"{seed}".encode()).hexdigest()
+    return "sha256:" + digest
+
+
 def shuffled_deck(seed: int | str, label: str = "deck") -> list[Card]:
     """The 52 cards of :func:`deck` shuffled by :class:`SeededStream` ``(seed, label)``."""
     cards = deck()

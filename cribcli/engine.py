@@ -258,16 +258,30 @@ def _cut_for_deal(rules: Rules, seed: int | str, events: list[Event]) -> int:
             return cutting[0]
 
 
-def _deal(state: State, dealer: int, events: list[Event]) -> State:
-    """Shuffle the round's deck from the seed; deal one card at a time from the dealer's left."""
-    rules = state.rules
-    number = state.round + 1
-    cards = tuple(shuffled_deck(state.seed, f"round {number}"))
+def deal_from(
+    seed: int | str, number: int, dealer: int, rules: Rules
+) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
+    """Round ``number``'s deal from the seed: its deck shuffled, dealt one card at a time
+    from the dealer's left. Each seat's cards, and the deck as shuffled (the rest of it
+    gives the crib's card at three and the starter)."""
+    cards = tuple(shuffled_deck(seed, f"round {number}"))
     players = rules.players
     hands: list[list[Card]] = [[] for _ in range(players)]
     for i in range(rules.dealt_size * players):
         hands[(dealer + 1 + i) % players].append(cards[i])
-    dealt = tuple(tuple(hand) for hand in hands)
+    return tuple(tuple(hand) for hand in hands), cards
+
+
+def first_dealer(rules: Rules, seed: int | str) -> int:
+    """Who deals first: by the cut for deal from the seed, or as the rules fix it."""
+    return _cut_for_deal(rules, seed, []) if rules.cut_for_deal else rules.first_dealer
+
+
+def _deal(state: State, dealer: int, events: list[Event]) -> State:
+    """Shuffle the round's deck from the seed; deal one card at a time from the dealer's left."""
+    number = state.round + 1
+    dealt, cards = deal_from(state.seed, number, dealer, state.rules)
+    players = state.rules.players
     events.append(Dealt(number, dealer, dealt))
     return replace(
         state,

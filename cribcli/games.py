@@ -127,17 +127,22 @@ def open_log(
         log = str(found)
     if log is None:
         raise UsageProblem(f"give a game log {what}, '-' for standard input, or --last")
-    if log == "-":
-        text = read_stream(stdin, LOG_LIMIT)
-    else:
-        found_text = read_text(Path(log), LOG_LIMIT)
-        if found_text is None:
-            raise CribbageError(f"{log}: cannot read it (No such file or directory)")
-        text = found_text
+    text = read_log_text(log, stdin)
     try:
         return OpenedLog(replay(loads(text)), log, text)
     except CribbageError as error:
         raise CribbageError(f"{log}: {error}") from None
+
+
+def read_log_text(log: str, stdin: BinaryIO) -> str:
+    """A game log's text, LOG (``-``: ``stdin``), read bounded and only from a regular
+    file. Raises CribbageError if it cannot be read."""
+    if log == "-":
+        return read_stream(stdin, LOG_LIMIT)
+    found = read_text(Path(log), LOG_LIMIT)
+    if found is None:
+        raise CribbageError(f"{log}: cannot read it (No such file or directory)")
+    return found
 
 
 def keep_review(path: Path, places: Places, text: str, lost: Lost, warn: Warn) -> None:
@@ -217,7 +222,8 @@ def game_info(new: NewGame, places: Places) -> GameInfo:
     if settings.get("level") != level:
         with contextlib.suppress(OSError):
             save_settings(places.settings, {**settings, "level": str(level)})
-    seed = new.seed if new.seed is not None else int.from_bytes(os.urandom(4), "big")
+    # 128 random bits: the digest shown before the first card gives nothing away
+    seed = new.seed if new.seed is not None else int.from_bytes(os.urandom(16), "big")
     rules = Rules(
         players=new.players,
         target=target_of(new.short),

@@ -16,7 +16,7 @@ from typing import Any, Literal, assert_never, cast, get_args
 
 import tomli_w
 
-from cribcli.cards import Card, format_cards, parse_cards
+from cribcli.cards import Card, format_cards, parse_cards, seed_digest
 from cribcli.engine import (
     Action,
     Claim,
@@ -27,6 +27,8 @@ from cribcli.engine import (
     Rules,
     State,
     apply,
+    deal_from,
+    first_dealer,
     new_game,
 )
 from cribcli.errors import CribbageError, UsageProblem
@@ -192,6 +194,14 @@ class GameInfo:
     """What kind of game it is, e.g. ``daily 2026-12-01`` (free text)."""
     takebacks: int = 0
     """How many times a move was taken back (``undo``, in a practice game)."""
+    commitment: str | None = None
+    """The promise of the deal shown before the first card (:func:`seed_digest` of the
+    seed); None for a log written before logs kept it (it is written from the seed then)."""
+
+    @property
+    def promise(self) -> str:
+        """The digest promised before the first card: the one recorded, else the seed's."""
+        return self.commitment or seed_digest(self.seed)
 
 
 # --- the records: their fields are the log's keys ------------------------------------
@@ -260,6 +270,7 @@ def _table(record: RoundRecord | Result | Seat) -> dict[str, Any]:
 def log_document(info: GameInfo, events: Iterable[Event]) -> dict[str, Any]:
     """The log as a TOML-ready document, folded from the game's events so far."""
     doc: dict[str, Any] = {"format": FORMAT, "seed": info.seed}
+    doc["commitment"] = info.promise
     if info.started:
         doc["started"] = info.started
     if info.label:
@@ -396,8 +407,21 @@ def loads(text: str) -> GameLog:
         started=_short_text(doc, "started"),
         label=_short_text(doc, "label"),
         takebacks=_takebacks(doc),
+        commitment=_commitment(doc),
     )
     return GameLog(info, rounds, result)
+
+
+_DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+
+
+def _commitment(doc: dict[str, Any]) -> str | None:
+    value = doc.get("commitment")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not _DIGEST.fullmatch(value):
+        raise LogError("the log: `commitment` is `sha256:` and 64 hexadecimal digits")
+    return value
 
 
 def _takebacks(doc: dict[str, Any]) -> int:
@@ -753,3 +777,60 @@ def _check_result(log: GameLog, state: State, events: Sequence[Event]) -> None:
     _expect("result", "the final scores are", list(log.result.scores), list(over.scores))
     _expect("result", "the skunks are", list(log.result.skunks), list(over.skunks))
     _expect("result", "the seat that forfeits is", log.result.forfeit, over.forfeit)
+
+
+def verify(log: GameLog) -> list[str]:
+    """Whether the log's deals are its seed's: what differs, each in a line (none: the
+    deal was fair). The seed's digest against the one promised before the first card;
+    then every card dealt, the crib's card at three and each starter, dealt again from
+    the seed; then, if the cards are the seed's, the rest of the game through the rules
+    (:func:`replay`)."""
+    info = log.info
+    found = []
+    digest = seed_digest(info.seed)
+    if info.commitment is not None and info.commitment != digest:
+        found.append(
+            f"the seed {info.seed!r} has the digest {digest}, not the one promised before "
+            f"the first deal, {info.commitment}"
+        )
+    rules = info.rules
+    if log.rounds and log.rounds[0].dealer != first_dealer(rules, info.seed):
+        found.append(
+            f"round 1: the log says seat {log.rounds[0].dealer} dealt first, the seed's cut "
+            f"says seat {first_dealer(rules, info.seed)}"
+        )
+    for record in log.rounds:
+        found.extend(_deal_differences(record, info))
+    if not found:
+        try:
+            replay(log)
+        except LogError as error:
+            found.append(f"the cards are the seed's, but the game is not: {error}")
+    return found
+
+
+def _deal_differences(record: RoundRecord, info: GameInfo) -> list[str]:
+    """Round ``record``'s cards against the seed's deal for it."""
+    where = f"round {record.round}"
+    rules = info.rules
+    if not 0 <= record.dealer < rules.players:
+        return [f"{where}: there is no seat {record.dealer} to deal"]
+    hands, deck = deal_from(info.seed, record.round, record.dealer, rules)
+    found = []
+    for seat, (said, dealt) in enumerate(zip(record.dealt or (), hands, strict=False)):
+        if _cards(said, where) != list(dealt):
+            found.append(
+                f"{where}: seat {seat} ({info.seats[seat].name}) was dealt {said}, the seed "
+                f"deals {format_cards(dealt)}"
+            )
+    rest = deck[rules.dealt_size * rules.players :]
+    if rules.players == 3:
+        crib_card, rest = rest[0], rest[1:]
+        if record.crib_card is not None and _card_text(record.crib_card, where) != str(crib_card):
+            found.append(
+                f"{where}: the crib's card off the deck is {record.crib_card}, the seed's is "
+                f"{crib_card}"
+            )
+    if record.starter is not None and _card_text(record.starter, where) != str(rest[0]):
+        found.append(f"{where}: the starter is {record.starter}, the seed's is {rest[0]}")
+    return found

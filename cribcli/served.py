@@ -175,7 +175,7 @@ class ServedGames:
         """Every seat is taken: the game begins, saved at once, with its setup kept."""
         self.tables_folder.mkdir(parents=True, exist_ok=True)
         self._keep_setup(table)
-        return table.start(secrets.randbits(32), started_now())
+        return table.start(secrets.randbits(128), started_now())
 
     def carry_on(self) -> tuple[list[ServedTable], list[str]]:
         """Every table saved when the server stopped, back in the room, everyone away;

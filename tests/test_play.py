@@ -120,8 +120,12 @@ def test_json_lines(cribbage: Run, home: Path) -> None:
     assert all(isinstance(r["hands"][0], list) for r in dealt)
     prompts = [r for r in records if r["event"] == "prompt"]
     assert prompts[0]["waiting_for"] == "discard" and len(prompts[0]["hand"]) == 6
-    assert [r["event"] for r in records[-3:]] == ["game_over", "summary", "saved"]
-    assert sum(records[-2]["points"][1].values()) == 2 * records[-3]["scores"][1]
+    assert [r["event"] for r in records[-4:]] == ["game_over", "summary", "seed", "saved"]
+    assert sum(records[-3]["points"][1].values()) == 2 * records[-4]["scores"][1]
+    # the promise before the first card is the seed's digest (printf %s 7 | sha256sum)
+    digest = "sha256:7902699be42c8a8e46fbbb4501726517e86b22c56a189f7625a6da49081b2451"
+    assert records[0] == {"event": "promise", "digest": digest}
+    assert records[-2] == {"event": "seed", "seed": 7, "digest": digest}
 
 
 def test_an_unreadable_save_is_kept_aside(cribbage: Run, home: Path) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import asyncssh
 import pytest
 
-from cribcli.record import loads, replay
+from cribcli.record import loads, replay, verify
 from cribcli.stats import history_of
 from cribcli.store import Places
 from cribcli.ui.serve import Limits, ServeOptions, load_keys, serve
@@ -243,10 +243,22 @@ def test_two_people_play_a_whole_game_through_the_lobby(tmp_path: Path) -> None:
             assert rounds >= 2
             assert ann.text.count("bob put 2 cards in the crib.") == rounds
             assert bob.text.count("ann put 2 cards in the crib.") == rounds
+            # The deal promised before the first card, and the seed shown at the end.
+            promised = {re.search(r"sha256:[0-9a-f]{64}", s.text) for s in (ann, bob)}
+            ann.seen = 0  # (told as the game is filed: before or after the last lines)
+            await ann.expect(r"The seed: (\d+); 'cribbage verify' deals every card")
+            seeds.append(int(ann.text.split("The seed: ")[-1].split(";")[0]))
+            assert all(promised) and len({m.group() for m in promised if m}) == 1
+            digests.extend(m.group() for m in promised if m)
 
+    seeds: list[int] = []
+    digests: list[str] = []
     run(main())
     for name in ("ann", "bob"):
         (log,) = filed(tmp_path, name)
+        checked = loads(log.read_text(encoding="utf-8"))
+        assert verify(checked) == [] and checked.info.seed == seeds[0] >= 1 << 64
+        assert checked.info.commitment == digests[0]
         replayed = replay(loads(log.read_text(encoding="utf-8")))
         assert [seat.name for seat in replayed.log.info.seats] == ["ann", "bob"]
         assert {seat.player for seat in replayed.log.info.seats} == {"human"}

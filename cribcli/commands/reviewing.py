@@ -13,6 +13,7 @@ import click
 
 from cribcli.cli import UserError
 from cribcli.commands.options import data_dir_option, style_options
+from cribcli.errors import CribbageError, Exit, UsageProblem
 
 if TYPE_CHECKING:
     from cribcli.games import OpenedLog
@@ -139,6 +140,80 @@ def replay(
         else:
             click.echo("")
             click.echo(stop)
+
+
+VERIFY_EXAMPLES = """\b
+Examples:
+  cribbage verify game.toml        fair, or what differs from the seed's deal
+  cribbage verify --last           the game you finished last
+  cribbage verify game.toml --json | jq .fair
+"""
+
+
+@click.command(epilog=VERIFY_EXAMPLES)
+@click.argument("log", metavar="LOG", required=False, type=click.Path(allow_dash=True))
+@click.option("--last", is_flag=True, help="Check the game you finished last.")
+@data_dir_option
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
+def verify(log: str | None, last: bool, data_dir: str | None, as_json: bool) -> None:
+    """Check that a game was dealt fairly: from the seed promised before its first card.
+
+    Before the first deal every game shows a digest of its secret seed (SHA-256); when the
+    game ends it shows the seed. This checks the seed against the digest the log recorded,
+    deals every card again from the seed (the cut for deal, each hand, the crib's card at
+    three, each starter) and compares them with the log's, then the rest of the game
+    through the rules. It says "fair", or exactly what differs (exit status 1). Compare
+    the digest it prints with the one you were shown.
+    """
+    from cribcli.cards import seed_digest
+    from cribcli.games import read_log_text
+    from cribcli.record import loads
+    from cribcli.record import verify as differences_of
+    from cribcli.store import Places, latest_game
+    from cribcli.ui.console import warn
+
+    if last and log is not None:
+        raise UsageProblem("give a game log or --last, not both")
+    if last:
+        found = latest_game(Places.find(data_dir).games, warn)
+        if found is None:
+            raise CribbageError("no finished game yet: play one with 'cribbage play'")
+        log = str(found)
+    if log is None:
+        raise UsageProblem("give a game log to check, '-' for standard input, or --last")
+    stdin = getattr(sys.stdin, "buffer", None) or io.BytesIO(sys.stdin.read().encode())
+    try:
+        game = loads(read_log_text(log, stdin))
+    except CribbageError as error:
+        raise CribbageError(f"{log}: {error}") from None
+    info = game.info
+    found_differences = differences_of(game)
+    digest = seed_digest(info.seed)
+    if as_json:
+        verdict = {
+            "fair": not found_differences,
+            "seed": info.seed,
+            "digest": digest,
+            "promised": info.commitment,
+            "rounds": len(game.rounds),
+            "differences": found_differences,
+        }
+        click.echo(json.dumps(verdict))
+    else:
+        rounds = f"{len(game.rounds)} round{'s' if len(game.rounds) != 1 else ''}"
+        if not found_differences:
+            click.echo(f"Fair: every card of its {rounds} is the seed's deal.")
+        else:
+            many = len(found_differences)
+            things = f"{many} thing{'s' if many != 1 else ''}"
+            click.echo(f"Not fair: {things} differ from the seed's deal.")
+            for line in found_differences:
+                click.echo(f"  {line}")
+        click.echo(f"Seed:   {info.seed}")
+        promised = "" if info.commitment else " (an older log: no promise was recorded)"
+        click.echo(f"Digest: {info.commitment or digest}{promised}")
+    if found_differences:
+        click.get_current_context().exit(Exit.DATA)
 
 
 REVIEW_EXAMPLES = """\b

@@ -178,6 +178,7 @@ def _opening(
     carried on), and, once ever, how to play."""
     if options.daily:
         ui.say(daily_opening(options.daily, today=options.daily == options.today))
+    ui.voice.promise(ui.session.info.promise)
     if fresh:
         ui.told = 0
         ui.tell()  # the cut for deal and the first deal
@@ -228,6 +229,7 @@ def _played(
     judged = ui.coach.game_review
     filed = held.finish(ui.session, name, judged.as_lost() if judged is not None else None)
     _sum_up(ui, began)
+    ui.voice.revealed(ui.session.info.seed, ui.session.info.promise)
     status = _filed(filed, held, options, ui)
     return None if status == Exit.OK else status
 

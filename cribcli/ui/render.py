@@ -693,3 +693,8 @@ def daily_lines(result: DailyResult, *, today: bool = True) -> list[str]:
         f"Daily streak: {streak} day{'s' if streak != 1 else ''} in a row.",
         f"A new deal comes tomorrow; {share_alone}" if today else share_alone,
     ]
+
+
+def seed_line(seed: int | str) -> str:
+    """The end of a game: the seed its promise was made of."""
+    return f"The seed: {printable(str(seed))}; 'cribbage verify' deals every card again from it."

@@ -24,6 +24,7 @@ from cribcli.ui.render import (
     daily_lines,
     fit,
     review_lines,
+    seed_line,
     why_words,
 )
 
@@ -74,6 +75,15 @@ class Voice(Protocol):
         board: Sequence[str],
     ) -> None:
         """The end of a game summed up (after the board that stood below the prompt)."""
+        ...
+
+    def promise(self, digest: str) -> None:
+        """Before the first card: the digest of the game's secret seed, its promise that
+        the deal is the seed's (``cribbage verify`` checks it once the seed is shown)."""
+        ...
+
+    def revealed(self, seed: int | str, digest: str) -> None:
+        """At the end of the game: the seed promised by ``digest``."""
         ...
 
     def filed(self, path: Path, in_games: bool) -> None:
@@ -194,6 +204,13 @@ class Words(Voice):
         for line in ["", *board, *summary_lines(over, deals, minutes, points, self.table())]:
             self.line(line)
 
+    def promise(self, digest: str) -> None:
+        self.line("The deal's promise, the digest of its seed (the seed is shown at the end):")
+        self.line(f"  {digest}")
+
+    def revealed(self, seed: int | str, digest: str) -> None:
+        self.line(seed_line(seed))
+
     def filed(self, path: Path, in_games: bool) -> None:
         if in_games:
             self.line(f"The game's log is in {path} ('cribbage replay --last' tells it again).")
@@ -285,6 +302,12 @@ class Events(Voice):
     ) -> None:
         totals = [p._asdict() | {"total": sum(p)} for p in points]
         self.emit({"event": "summary", "deals": deals, "points": totals})
+
+    def promise(self, digest: str) -> None:
+        self.emit({"event": "promise", "digest": digest})
+
+    def revealed(self, seed: int | str, digest: str) -> None:
+        self.emit({"event": "seed", "seed": seed, "digest": digest})
 
     def filed(self, path: Path, in_games: bool) -> None:
         self.emit({"event": "saved", "path": str(path)})

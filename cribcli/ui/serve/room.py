@@ -23,6 +23,7 @@ from cribcli.lobby import Lobby, ServedTable
 from cribcli.served import ServedGames
 from cribcli.store import Places
 from cribcli.ui import PACE
+from cribcli.ui.render import seed_line
 from cribcli.ui.serve.guard import OUTPUT_LIMIT
 from cribcli.ui.serve.share import CPU_A_SECOND, CPU_AT_ONCE
 
@@ -219,6 +220,8 @@ class Room:
             )
             result = f" ({winner} won, {' to '.join(map(str, over.scores))})"
         self.log(f"table {table.number}'s game is over{result}: filed for {people}")
+        for visitor in self.at(table):  # the seed promised before the first card
+            visitor.tell([seed_line(session.info.seed)])
 
     def stand(self, visitor: Visitor, table: ServedTable, *, leaving: bool) -> None:
         """``visitor`` goes from ``table``: asked to (``leaving``), or its connection ended.

@@ -329,6 +329,7 @@ class Visitor:
         table = Table(session.info.rules, names, self.style, viewer=seat, width=width)
         ui = SeatUI(session, seat, table, say=self.say, commands=self._table_commands())
         seated.ui = ui
+        ui.voice.promise(session.info.promise)  # (again on coming back: to compare)
         if not session.actions:  # a new game: from the cut for the deal
             ui.told = 0
             ui.tell()
