@@ -11,7 +11,7 @@ says after how many actions it did).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from itertools import count
 
@@ -62,6 +62,8 @@ class TableSetup:
     level: Level = Level.NORMAL
     """The computer's level, in its seats and in any it takes over."""
     away: float = AWAY
+    private: bool = False
+    """Whether the table forbids watchers."""
 
     def rules(self) -> Rules:
         """The game's rules."""
@@ -79,12 +81,14 @@ class TableSetup:
             parts.append("muggins")
         if self.computers:
             parts.append(f"{self.computers} {self.level} computer{'s' * (self.computers > 1)}")
+        if self.private:
+            parts.append("private")
         return ", ".join(parts)
 
 
 NEW_USAGE = (
-    "new [2|3|4] [61] [muggins] [computers N] [easy|normal|hard] [away MINUTES], "
-    "e.g. `new 4 computers 2 hard`"
+    "new [2|3|4] [61] [muggins] [computers N] [easy|normal|hard] [away MINUTES] "
+    "[private], e.g. `new 4 computers 2 hard`"
 )
 
 
@@ -102,6 +106,8 @@ def parse_setup(words: list[str]) -> TableSetup:
             setup = replace(setup, short=False)
         elif word == "muggins":
             setup = replace(setup, muggins=True)
+        elif word == "private":
+            setup = replace(setup, private=True)
         elif word in set(Level):
             setup = replace(setup, level=Level(word))
         elif word in ("computers", "computer") and rest and re.fullmatch(r"[0-4]", rest[0]):
@@ -291,10 +297,17 @@ class ServedTable:
         robots = [_robot(n, []) for n in range(self.setup.computers)]
         return [name or "-" for name in self.people] + robots
 
-    def describe(self, now: float) -> str:
-        """``Table 2: Ann, Bob v Computer (2 seats, to 121): round 3, Ann 45 Bob 38``."""
-        seated = ", ".join(self.names())
+    def describe(
+        self, now: float, idle: Mapping[str, float] | None = None, watchers: int = 0
+    ) -> str:
+        """``Table 2: Ann (idle 3m), Bob v Computer (2 seats, to 121): round 3, Ann 45 Bob 38``:
+        ``idle``, each person's seconds since they last typed (shown from a minute), and
+        how many watch."""
+        idle = idle or {}
+        seated = ", ".join(name + _idle(idle.get(name)) for name in self.names())
         line = f"Table {self.number}: {seated} ({self.setup.describe()})"
+        if watchers:
+            line = f"{line} [{watchers} watching]"
         if self.session is None:
             open_seats = self.open_seats()
             return f"{line}: {open_seats} seat{'s' * (open_seats != 1)} open"
@@ -303,6 +316,14 @@ class ServedTable:
         away = [self.names()[seat] for seat in self.away if not self.taken(seat)]
         gone = f"; away: {', '.join(away)}" if away else ""
         return f"{line}: round {state.round}, scores {scores}{gone}"
+
+
+def _idle(seconds: float | None) -> str:
+    """`` (idle 3m)`` from a minute without a key typed; nothing before."""
+    if seconds is None or seconds < 60:
+        return ""
+    minutes = int(seconds // 60)
+    return f" (idle {minutes}m)" if minutes < 60 else f" (idle {minutes // 60}h{minutes % 60:02}m)"
 
 
 def _robot(number: int, people: list[str]) -> str:

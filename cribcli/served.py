@@ -247,7 +247,11 @@ class ServedGames:
         """What a carried-on game cannot tell from its log: the computers' level when no
         computer sits yet, and how long the table waits for someone away."""
         with contextlib.suppress(OSError):
-            meta = {"away": table.setup.away, "level": str(table.setup.level)}
+            meta = {
+                "away": table.setup.away,
+                "level": str(table.setup.level),
+                "private": table.setup.private,
+            }
             write_atomic(self._meta(table.number), json.dumps(meta))
 
     def _setup_of(self, number: int, session: Session) -> TableSetup:
@@ -269,6 +273,8 @@ class ServedGames:
                 setup = replace(setup, away=float(away))
             if isinstance(level, str) and level in set(Level):
                 setup = replace(setup, level=Level(level))
+            if meta.get("private") is True:
+                setup = replace(setup, private=True)
         return setup
 
 

@@ -142,3 +142,14 @@ def test_the_computer_takes_a_seat_over_and_gives_it_back() -> None:
     table.stand("bob", 5.0)
     table.take_over(1)
     assert (session.info.seats[1].taken, session.info.seats[1].returned) == (2, None)
+
+
+def test_a_private_table_and_what_the_list_shows() -> None:
+    setup = parse_setup(["2", "private"])
+    assert setup.private and setup.describe() == "2 seats, to 121, private"
+    table = ServedTable(1, "ann", setup, lambda text: None)
+    line = table.describe(0.0, {"ann": 200.0}, watchers=2)
+    assert line == "Table 1: ann (idle 3m), - (2 seats, to 121, private) [2 watching]: 1 seat open"
+    fresh = table.describe(0.0, {"ann": 59.0})
+    assert fresh == "Table 1: ann, - (2 seats, to 121, private): 1 seat open"
+    assert "(idle 1h05m)" in table.describe(0.0, {"ann": 3900.0})

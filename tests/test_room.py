@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -122,6 +123,7 @@ def test_a_name_has_so_many_connections_and_the_room_so_many(tmp_path: Path) -> 
 @dataclass
 class Connected:
     name: str
+    last_input: float = field(default_factory=time.monotonic)
 
 
 def test_what_a_person_types_wrong_is_one_line(
@@ -151,6 +153,47 @@ def test_what_a_person_types_wrong_is_one_line(
         for word in ("new", "solo", "join", "tables", "leave", "stats", "help", "quit"):
             assert any(re.match(rf"  {word}\b", line) for line in said), word
         assert not await ann._line("quit")
+
+    asyncio.run(main())
+
+
+def test_watching_and_talking_say_what_they_cannot_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    said: list[str] = []
+    monkeypatch.setattr(visitor_module, "say", said.append)
+
+    async def main() -> None:
+        room = room_at(tmp_path)
+        ann = Visitor(room, Connected("ann"))  # type: ignore[arg-type]
+        eve = Visitor(room, Connected("eve", time.monotonic() - 300))  # type: ignore[arg-type]
+        room.visitors += [ann, eve]
+        assert await ann._line("new 2 private")
+        for line, says in (
+            ("watch 1", r"table 1 is private: nobody watches it"),
+            ("watch 7", r"there is no table 7"),
+            ("watch me", r"watch a table by its number, e\.g\. `watch 2`"),
+            ("tell zed hi", r"nobody called `zed` is here"),
+            ("tell eve", r"what to say: `tell NAME TEXT`"),
+            ("mute ../x", r"mute a person by their name"),
+        ):
+            said.clear()
+            assert await eve._line(line)
+            assert len(said) == 1 and re.search(says, said[0]), (line, said)
+        said.clear()
+        await ann._line("tables")  # eve typed nothing for five minutes
+        assert re.search(r"Here: ann, eve \(idle 5m\)\.", said[0]), said
+        assert re.search(r"Table 1: ann, - \(2 seats, to 121, private\)", said[1]), said
+        for _ in range(5):  # a few at once, then a pause
+            assert await eve._line("say hello")
+        said.clear()
+        assert await eve._line("say hello again")
+        assert said == ["  you talk faster than anyone can read: wait a moment"]
+        said.clear()
+        await eve._line("mute ANN")
+        await eve._line("mute")
+        assert said[-1] == "  muted: ann"
+        assert room.muted("eve", "Ann") and not room.muted("ann", "eve")
 
     asyncio.run(main())
 

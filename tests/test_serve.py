@@ -274,6 +274,83 @@ def test_two_people_play_a_whole_game_through_the_lobby(tmp_path: Path) -> None:
     assert not (tmp_path / "tables" / "table-1.toml").exists()
 
 
+SUITS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+
+
+def shown(card: str) -> str:
+    """A log's card (``10H``) as the served table draws it (``10♥``)."""
+    return card[:-1] + SUITS[card[-1]]
+
+
+@pytest.mark.slow
+def test_a_watcher_sees_every_card_laid_and_every_show_and_no_hand(tmp_path: Path) -> None:
+    """Eve watches ann and bob: every card laid and every show reach her, and no card of
+    a hand before it is shown (a card thrown to the crib never appears in its round before
+    the crib is shown); what she says reaches only the other watchers while the game runs,
+    and her `tell` cannot reach a player; the players talk to the table, and mute works."""
+
+    async def main() -> None:
+        async with running(tmp_path) as server:
+            ann = await connect(server, "ann")
+            ann.type("new 2 61")
+            await ann.expect(r"Table 1 is open")
+            eve = await connect(server, "eve")
+            eve.type("watch 1")
+            await eve.expect(r"You watch table 1")
+            dan = await connect(server, "dan")
+            dan.type("watch 1")
+            await dan.expect(r"You watch table 1")
+            bob = await connect(server, "bob")
+            bob.type("join 1")
+            await ann.expect(r"Put 2 in the crib>")
+            ann.type("who")
+            await ann.expect(r"\[2 watching\][^\n]*\s+watching: dan, eve")
+            eve.type("say the crib looks rich")
+            await dan.expect(r"eve says: the crib looks rich")
+            eve.type("tell ann keep the fives")
+            await eve.expect(r"ann plays at the table you watch: a watcher does not talk")
+            ann.type("say good luck")
+            await eve.expect(r"ann says: good luck")
+            bob.type("mute ann")
+            await bob.expect(r"What ann says no longer reaches you")
+            ann.type("tell bob hello")
+            await ann.expect(r"You tell bob: hello")
+            ann.type("say may the best win")
+            await eve.expect(r"ann says: may the best win")
+            await asyncio.gather(play_out(ann), play_out(bob))
+            await eve.expect(r"(ann|bob) wins: ann \d+, bob \d+\.")
+            eve.seen = 0
+            await eve.expect(r"The seed: \d+; 'cribbage verify'")
+            watched.append(eve.text)
+            assert "eve says" not in ann.text + bob.text  # a watcher never reaches a player
+            assert "keep the fives" not in ann.text
+            assert "ann says: good luck" in bob.text  # before bob muted her
+            assert "hello" not in bob.text and "may the best win" not in bob.text
+
+    watched: list[str] = []
+    run(main())
+    text = watched[0]
+    assert "Your hand" not in text and "Hint" not in text
+    (log,) = filed(tmp_path, "ann")
+    game = loads(log.read_text(encoding="utf-8"))
+    rounds = re.split(r"\nRound \d+\. ", text)[1:]
+    assert len(rounds) == len(game.rounds)
+    names = ("ann", "bob")
+    for told, record in zip(rounds, game.rounds, strict=True):
+        for entry in record.plays:  # every card laid, by whom
+            who, card = entry.split()
+            if card != "go":
+                assert f"{names[int(who)]}: {shown(card)} (" in told, (entry, told)
+        if record.scores is not None:  # the round's show was counted
+            for seat in (0, 1):
+                assert f"{names[seat]}'s hand" in told, told
+            assert f"{names[record.dealer]}'s crib" in told, told
+        before_crib = told.split(f"{names[record.dealer]}'s crib")[0]
+        for thrown in " ".join(record.discards).split():
+            assert shown(thrown) not in before_crib, (thrown, before_crib)
+        assert "put 2 cards in the crib" in told
+
+
 @pytest.mark.slow
 def test_four_seats_two_people_two_computers(tmp_path: Path) -> None:
     async def main() -> None:

@@ -31,6 +31,10 @@ from cribcli.events import (
 from cribcli.tally import Points
 from cribcli.ui.render import PLAIN, Style, compact_show_lines, possessive, show_lines
 
+WATCHER = -1
+"""The viewer of a watcher's narration: it sees every card laid, every starter and every
+show, and no seat's hidden cards (hands, discards) before they are shown."""
+
 
 @dataclass(frozen=True, slots=True)
 class Table:
@@ -40,7 +44,8 @@ class Table:
     names: tuple[str, ...]
     style: Style = PLAIN
     viewer: int | None = None
-    """The seat whose cards may be shown; None shows every hand (a replay).
+    """The seat whose cards may be shown; None shows every hand (a replay);
+    :data:`WATCHER` none before it is shown (a served table's watcher).
 
     At a seat (a game being played), hands are sorted and each count of the show is told
     in a few lines (the replay tells the log as it is, item by item)."""

@@ -24,8 +24,13 @@ from cribcli.served import ServedGames
 from cribcli.store import Places
 from cribcli.ui import PACE
 from cribcli.ui.render import seed_line
-from cribcli.ui.serve.guard import OUTPUT_LIMIT
+from cribcli.ui.serve.guard import OUTPUT_LIMIT, Bucket
 from cribcli.ui.serve.share import CPU_A_SECOND, CPU_AT_ONCE
+
+TALK_A_SECOND = 0.5
+"""Things a person may say (`say`, `tell`) a second, on average."""
+TALK_AT_ONCE = 5
+"""Things a person may say at once."""
 
 if TYPE_CHECKING:
     from cribcli.ui.serve.visitor import Visitor
@@ -101,6 +106,10 @@ class Room:
         self.started = time.monotonic()
         self.told: Callable[[str], None] = lambda line: None
         """The operator's log: a line for each thing that happens in the room."""
+        self.mutes: dict[str, set[str]] = {}
+        """Whom each person (by name in lower case) has muted, while the server runs."""
+        self.talk: dict[str, Bucket] = {}
+        """What each person may still say at once (by name in lower case)."""
 
     def log(self, line: str) -> None:
         """Tell the operator, with the time: who came and went, what the tables did."""
@@ -140,12 +149,26 @@ class Room:
         """The visitors seated at ``table`` (that very table: numbers are used again)."""
         return [v for v in self.visitors if v.table is table]
 
+    def watching(self, table: ServedTable) -> list[Visitor]:
+        """The visitors watching ``table``."""
+        return [v for v in self.visitors if v.watched is table]
+
+    def muted(self, listener: str, speaker: str) -> bool:
+        """Whether ``listener`` has muted ``speaker`` (names, whatever their case)."""
+        return speaker.lower() in self.mutes.get(listener.lower(), set())
+
+    def may_talk(self, name: str) -> bool:
+        """Whether ``name`` may say one more thing now (:data:`TALK_A_SECOND`, a few at
+        once): talk is for people, not a flood."""
+        bucket = self.talk.setdefault(name.lower(), Bucket(TALK_A_SECOND, TALK_AT_ONCE))
+        return bucket.take(1, time.monotonic())
+
     def changed(self, table: ServedTable | None = None) -> None:
         """Something happened at ``table``: wake the people at it, and its computer; or
         (None) in the room: wake everyone. A move wakes only its own table: a room of
         many tables must not redraw every prompt for each."""
         for visitor in self.visitors:
-            if table is None or visitor.table is table:
+            if table is None or visitor.table is table or visitor.watched is table:
                 visitor.wake()
         if table is not None:
             self.drive(table.number)
@@ -220,7 +243,7 @@ class Room:
             )
             result = f" ({winner} won, {' to '.join(map(str, over.scores))})"
         self.log(f"table {table.number}'s game is over{result}: filed for {people}")
-        for visitor in self.at(table):  # the seed promised before the first card
+        for visitor in self.at(table) + self.watching(table):  # the promised seed
             visitor.tell([seed_line(session.info.seed)])
 
     def stand(self, visitor: Visitor, table: ServedTable, *, leaving: bool) -> None:
@@ -255,3 +278,18 @@ class Room:
 
     def people_here(self) -> list[str]:
         return sorted({v.name for v in self.visitors})
+
+    def people(self) -> list[tuple[str, Visitor]]:
+        """Each person here (one connection of theirs: a watching one first), by name."""
+        found: dict[str, Visitor] = {}
+        for visitor in self.visitors:
+            if visitor.name not in found or visitor.watched is not None:
+                found[visitor.name] = visitor
+        return sorted(found.items())
+
+    def idle_times(self) -> dict[str, float]:
+        """Each person's seconds since they last typed (the least over their connections)."""
+        idle: dict[str, float] = {}
+        for visitor in self.visitors:
+            idle[visitor.name] = min(idle.get(visitor.name, visitor.idle), visitor.idle)
+        return idle

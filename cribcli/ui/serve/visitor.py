@@ -21,11 +21,12 @@ from prompt_toolkit.history import InMemoryHistory
 
 from cribcli.engine import seats_to_act
 from cribcli.errors import CribbageError, printable
+from cribcli.events import Dealt
 from cribcli.lobby import NEW_USAGE, ServedTable, TableSetup, parse_setup
 from cribcli.players import Level
 from cribcli.stats import history_of
 from cribcli.store import reason
-from cribcli.ui.narrate import Table
+from cribcli.ui.narrate import WATCHER, Table
 from cribcli.ui.render import Style, stats_lines
 from cribcli.ui.repl import TOOLBAR_STYLE, CardCompleter, say
 from cribcli.ui.seat import COMMANDS, Command, SeatUI
@@ -45,6 +46,13 @@ class _Seated:
     """How many events had happened when the table was last shown."""
 
 
+@dataclass
+class _Watching:
+    table: ServedTable
+    ui: SeatUI | None = None
+    """The watcher's view, once the table's game has begun."""
+
+
 class Visitor:
     """A person in the room: the lobby's commands, then a seat at a table."""
 
@@ -53,6 +61,7 @@ class Visitor:
         self.connection = connection
         self.name = connection.name
         self.seated: _Seated | None = None
+        self.watching: _Watching | None = None
         self._woken = asyncio.Event()
         self._outbox: list[str] = []
         self.prompt: PromptSession[str] | None = None
@@ -63,6 +72,16 @@ class Visitor:
     @property
     def table(self) -> ServedTable | None:
         return self.seated.table if self.seated else None
+
+    @property
+    def watched(self) -> ServedTable | None:
+        """The table this person watches, if any."""
+        return self.watching.table if self.watching else None
+
+    @property
+    def idle(self) -> float:
+        """Seconds since this person last typed a key (not since the screen was drawn)."""
+        return time.monotonic() - self.connection.last_input
 
     # --- the loop ---------------------------------------------------------------------
 
@@ -119,11 +138,20 @@ class Visitor:
             self.show_lobby()
             if not text:
                 return True
+        watched = self.watched
+        if watched is not None and watched.over and not text:  # Enter: the lobby
+            self._stop_watching()
+            return True
         if not text:
             return True
         try:
+            if self._talked(text):
+                return True
             if self.seated is not None and self.seated.ui is not None:
                 await self._at_game(text, self.seated.ui)
+                return True
+            if self.watching is not None:
+                self._at_watch(text)
                 return True
             return await self._in_lobby(text)
         except CribbageError as error:
@@ -134,6 +162,11 @@ class Visitor:
 
     def _message(self) -> str:
         seated = self.seated
+        watching = self.watching
+        if seated is None and watching is not None:
+            if watching.table.over:
+                return "game over: press Enter for the lobby> "
+            return f"watching table {watching.table.number}> "
         if seated is None:
             return "lobby> "
         table, ui = seated.table, seated.ui
@@ -154,9 +187,10 @@ class Visitor:
 
     def _toolbar(self) -> ANSI:
         seated = self.seated
-        if seated is None or seated.ui is None:
+        ui = seated.ui if seated is not None else self.watching.ui if self.watching else None
+        if ui is None:
             return ANSI("")
-        return ANSI("\n".join(seated.ui.board(self._width())))
+        return ANSI("\n".join(ui.board(self._width())))
 
     def _width(self) -> int:
         size = self.connection._get_size()
@@ -200,6 +234,19 @@ class Visitor:
         lines, self._outbox = self._outbox, []
         for line in lines:
             self.say(line)
+        watching = self.watching
+        if watching is not None:
+            table = watching.table
+            if self.room.lobby.tables.get(table.number) is not table and not table.started:
+                self.say(f"Table {table.number} closed before its game began.")
+                self._stop_watching()
+                return
+            if watching.ui is None and watching.table.session is not None:
+                watching.ui = self._watcher_ui(watching.table)
+            if watching.ui is not None:
+                watching.ui.table = replace(watching.ui.table, width=self._width())
+                watching.ui.tell()
+            return
         seated = self.seated
         if seated is None:
             return
@@ -223,12 +270,20 @@ class Visitor:
 
     def show_lobby(self) -> None:
         room = self.room
-        self.say(f"Here: {', '.join(printable(name) for name in room.people_here())}.")
+        idle = room.idle_times()
+        here = [
+            name
+            + _idle_words(idle.get(name))
+            + (f" (watching {v.watched.number})" if v.watched else "")
+            for name, v in room.people()
+        ]
+        self.say(f"Here: {', '.join(printable(name) for name in here)}.")
         tables = list(room.lobby.tables.values())
         if not tables:
             self.say("No tables yet: `new` opens one, `solo` plays the computer.")
         for table in tables:
-            self.say(f"  {printable(table.describe(room.now()))}")
+            watchers = len(room.watching(table))
+            self.say(f"  {printable(table.describe(room.now(), idle, watchers))}")
 
     async def _in_lobby(self, text: str) -> bool:
         """Do what a line typed in the lobby says (by :data:`LOBBY`); False to leave."""
@@ -352,8 +407,14 @@ class Visitor:
                 "leave", "back to the lobby (your seat waits for you)", lambda ui: self._leave()
             ),
         )
+        talk = (
+            Command("say", "say TEXT: to the players and the watchers", lambda ui: None),
+            Command("tell", "tell NAME TEXT: to one person, anywhere", lambda ui: None),
+            Command("mute", "mute [NAME]: what NAME says no longer reaches you", lambda ui: None),
+        )
         help_last = game.pop("help")
-        return {**game, **{command.name: command for command in own}, "help": help_last}
+        mine = {command.name: command for command in (*own, *talk)}
+        return {**game, **mine, "help": help_last}
 
     def _show_table(self, *, always: bool = False) -> None:
         """The table above the prompt when the game waits for you and has moved on since
@@ -403,6 +464,145 @@ class Visitor:
             lines.append(f"{left_out} of your games could not be read, and are left out.")
         return lines
 
+    # --- watching -------------------------------------------------------------------
+
+    def _watch_table(self, rest: list[str]) -> None:
+        room = self.room
+        if len(rest) != 1 or not re.fullmatch(r"[0-9]{1,6}", rest[0]):
+            raise CribbageError("watch a table by its number, e.g. `watch 2`")
+        table = room.lobby.tables.get(int(rest[0]))
+        if table is None or table.over:
+            raise CribbageError(f"there is no table {rest[0]}")
+        if self.seated is not None or table.seat_of(self.name) is not None:
+            raise CribbageError("you sit at a table: a player does not watch (`leave` first)")
+        if table.setup.private:
+            raise CribbageError(f"table {table.number} is private: nobody watches it")
+        self.watching = _Watching(table)
+        if table.session is not None:
+            self.watching.ui = self._watcher_ui(table)
+        self.say(
+            f"You watch table {table.number}: every card laid and every show, no hand before "
+            "it is shown. `say` talks to the other watchers; `leave` for the lobby."
+        )
+        room.log(f"{self.name} watches table {table.number}")
+        room.changed(table)
+
+    def _watcher_ui(self, table: ServedTable) -> SeatUI:
+        """A watcher's view of the table: the narration with no seat's hidden cards, told
+        from the start of the round in play, and the board."""
+        session = table.session
+        assert session is not None
+        view = Table(session.info.rules, tuple(table.names()), self.style, viewer=WATCHER)
+        ui = SeatUI(session, WATCHER, replace(view, width=self._width()), say=self.say, commands={})
+        dealt = [n for n, event in enumerate(session.events) if isinstance(event, Dealt)]
+        ui.told = dealt[-1] if dealt else 0
+        ui.voice.promise(session.info.promise)
+        return ui
+
+    def _at_watch(self, text: str) -> None:
+        word = text.split()[0].lower()
+        if word in ("leave", "quit", "lobby"):
+            self._stop_watching()
+        elif word in ("who", "tables"):
+            self._who()
+        elif word in ("help", "?"):
+            for line in WATCH_HELP:
+                self.say(line)
+        else:
+            raise CribbageError(
+                f"`{word[:20]}` is not something a watcher does: `help` lists what is"
+            )
+
+    def _stop_watching(self) -> None:
+        table = self.watched
+        self.watching = None
+        self.show_lobby()
+        if table is not None:
+            self.room.changed(table)
+
+    # --- talking ----------------------------------------------------------------------
+
+    def _talked(self, text: str) -> bool:
+        """``say``, ``tell``, ``mute`` and ``unmute``, wherever this person is: whether
+        ``text`` was one of them."""
+        word, _, rest = text.partition(" ")
+        word, rest = word.lower(), rest.strip()
+        if word not in ("say", "tell", "mute", "unmute"):
+            return False
+        if word in ("mute", "unmute"):
+            self._mute(rest, word == "mute")
+            return True
+        if not rest or (word == "tell" and " " not in rest):
+            raise CribbageError(
+                f"what to say: `{'say TEXT' if word == 'say' else 'tell NAME TEXT'}`"
+            )
+        if not self.room.may_talk(self.name):
+            raise CribbageError("you talk faster than anyone can read: wait a moment")
+        if word == "say":
+            self._say_aloud(rest)
+        else:
+            whom, _, said = rest.partition(" ")
+            self._tell(whom, said.strip())
+        return True
+
+    def _say_aloud(self, text: str) -> None:
+        """To the table (its players and watchers), from a player; to the other watchers
+        only, from a watcher while the game runs; to the lobby, from the lobby."""
+        room = self.room
+        said = printable(text)
+        table = self.table or self.watched
+        if table is None:
+            hearers = [v for v in room.visitors if v.table is None and v.watched is None]
+            where = "in the lobby"
+        elif self.watched is not None and table.started and not table.over:
+            hearers = room.watching(table)
+            where = "to the watchers"
+        else:
+            hearers = room.at(table) + room.watching(table)
+            where = f"at table {table.number}"
+        for hearer in hearers:
+            if hearer.name == self.name:
+                continue
+            if not room.muted(hearer.name, self.name):
+                hearer.tell([f"{self.name} says: {said}"])
+        self.say(f"You say {where}: {said}")
+
+    def _tell(self, whom: str, text: str) -> None:
+        room = self.room
+        hearers = [v for v in room.visitors if v.name.lower() == whom.lower()]
+        if not hearers:
+            raise CribbageError(f"nobody called `{printable(whom[:20])}` is here")
+        watched = self.watched
+        running = watched is not None and watched.started and not watched.over
+        if running and any(v.table is watched for v in hearers):
+            raise CribbageError(
+                f"{hearers[0].name} plays at the table you watch: a watcher does not talk "
+                "to a player while the game runs"
+            )
+        said = printable(text)
+        if not room.muted(hearers[0].name, self.name):
+            for hearer in hearers:
+                hearer.tell([f"{self.name} tells you: {said}"])
+        self.say(f"You tell {hearers[0].name}: {said}")
+
+    def _mute(self, whom: str, mute: bool) -> None:
+        room = self.room
+        muted = room.mutes.setdefault(self.name.lower(), set())
+        if not whom:
+            listed = ", ".join(sorted(muted)) or "nobody"
+            self.say(f"  muted: {printable(listed)}")
+            return
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,19}", whom):
+            raise CribbageError("mute a person by their name, e.g. `mute bob`")
+        if mute:
+            if len(muted) >= MUTES_LIMIT:
+                raise CribbageError(f"you mute {MUTES_LIMIT} people already: `unmute` one first")
+            muted.add(whom.lower())
+            self.say(f"  What {whom} says no longer reaches you (`unmute {whom}` undoes it).")
+        else:
+            muted.discard(whom.lower())
+            self.say(f"  What {whom} says reaches you again.")
+
     # --- at a game --------------------------------------------------------------------
 
     async def _at_game(self, text: str, ui: SeatUI) -> None:
@@ -431,9 +631,15 @@ class Visitor:
         room.changed(table)
 
     def _who(self) -> None:
-        table = self.table
-        if table is not None:
-            self.say(f"  {printable(table.describe(self.room.now()))}")
+        table = self.table or self.watched
+        if table is None:
+            return
+        room = self.room
+        watchers = room.watching(table)
+        self.say(f"  {printable(table.describe(room.now(), room.idle_times(), len(watchers)))}")
+        if watchers:
+            names = sorted({v.name for v in watchers})
+            self.say(f"  watching: {printable(', '.join(names))}")
 
     def _take_back(self) -> None:
         """``sit``: back in one's own seat after the computer took it over."""
@@ -496,10 +702,22 @@ class LobbyCommand:
     aliases: tuple[str, ...] = ()
 
 
+def _talk(visitor: Visitor, rest: list[str]) -> None:
+    """(Talking is done before any command: see :meth:`Visitor._talked`.)"""
+
+
 LOBBY = (
     LobbyCommand("new", NEW_USAGE, "open a table", Visitor._new),
     LobbyCommand("solo", "solo [easy|normal|hard]", "play the computer alone", Visitor._solo),
     LobbyCommand("join", "join N", "sit at table N (or back in your seat)", Visitor._join),
+    LobbyCommand(
+        "watch", "watch N", "watch table N (its cards laid and shows)", Visitor._watch_table
+    ),
+    LobbyCommand("say", "say TEXT", "to everyone in the lobby", lambda visitor, rest: None),
+    LobbyCommand("tell", "tell NAME TEXT", "to one person, anywhere", lambda visitor, rest: None),
+    LobbyCommand(
+        "mute", "mute [NAME]", "what NAME says no longer reaches you", lambda visitor, rest: None
+    ),
     LobbyCommand(
         "tables",
         "tables",
@@ -561,3 +779,23 @@ class _ShortHistory(InMemoryHistory):
 
 HISTORY_KEPT = 50
 """The lines a visitor's Up recalls."""
+
+MUTES_LIMIT = 100
+"""The most people one person may mute."""
+
+WATCH_HELP = (
+    "Watching a table:",
+    "  say TEXT         to the other watchers (to the players too once the game is over)",
+    "  tell NAME TEXT   to one person (not to a player of this game while it runs)",
+    "  mute [NAME]      what NAME says no longer reaches you; `unmute NAME` undoes it",
+    "  who              who plays, and who watches",
+    "  leave            back to the lobby",
+)
+"""What a watcher can type."""
+
+
+def _idle_words(seconds: float | None) -> str:
+    """`` (idle 3m)`` from a minute without a key typed."""
+    if seconds is None or seconds < 60:
+        return ""
+    return f" (idle {int(seconds // 60)}m)"
