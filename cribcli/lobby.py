@@ -17,6 +17,7 @@ from itertools import count
 
 from cribcli.engine import Rules
 from cribcli.errors import CribbageError
+from cribcli.events import GameOver
 from cribcli.games import computers
 from cribcli.players import Level, computer
 from cribcli.record import GameInfo, Seat
@@ -64,13 +65,17 @@ class TableSetup:
     away: float = AWAY
     private: bool = False
     """Whether the table forbids watchers."""
+    best_of: int = 1
+    """Games in the match (1: a single game; 3, 5 or 7: the first to win most of them)."""
 
-    def rules(self) -> Rules:
-        """The game's rules."""
+    def rules(self, first_dealer: int | None = None) -> Rules:
+        """The game's rules: the first deal cut for, or given to ``first_dealer`` (two
+        players: the loser of a match's last game deals the next, ACC rule 1.5)."""
         return Rules(
             players=self.players,
             target=target_of(self.short),
-            cut_for_deal=True,
+            cut_for_deal=first_dealer is None,
+            first_dealer=first_dealer or 0,
             muggins=self.muggins,
         )
 
@@ -81,6 +86,8 @@ class TableSetup:
             parts.append("muggins")
         if self.computers:
             parts.append(f"{self.computers} {self.level} computer{'s' * (self.computers > 1)}")
+        if self.best_of > 1:
+            parts.append(f"best of {self.best_of}")
         if self.private:
             parts.append("private")
         return ", ".join(parts)
@@ -88,7 +95,7 @@ class TableSetup:
 
 NEW_USAGE = (
     "new [2|3|4] [61] [muggins] [computers N] [easy|normal|hard] [away MINUTES] "
-    "[private], e.g. `new 4 computers 2 hard`"
+    "[best-of 3|5|7] [private], e.g. `new 4 computers 2 hard`"
 )
 
 
@@ -108,6 +115,10 @@ def parse_setup(words: list[str]) -> TableSetup:
             setup = replace(setup, muggins=True)
         elif word == "private":
             setup = replace(setup, private=True)
+        elif word in ("best-of", "bestof") and rest and rest[0] in ("1", "3", "5", "7"):
+            setup = replace(setup, best_of=int(rest.pop(0)))
+        elif re.fullmatch(r"best-of-[1357]", word):
+            setup = replace(setup, best_of=int(word[-1]))
         elif word in set(Level):
             setup = replace(setup, level=Level(word))
         elif word in ("computers", "computer") and rest and re.fullmatch(r"[0-4]", rest[0]):
@@ -128,9 +139,36 @@ def _minutes(text: str) -> float | None:
     return minutes if 0 <= minutes * 60 <= AWAY_LIMIT else None
 
 
+MATCH_LENGTHS = (1, 3, 5, 7)
+"""How many games a table's match may have."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """A finished game of a match: the winning side, the scores and the skunks by side."""
+
+    winner: int
+    scores: tuple[int, ...]
+    skunks: tuple[str, ...]
+
+    @classmethod
+    def of(cls, session: Session) -> GameOutcome:
+        over = session.events[-1]
+        assert isinstance(over, GameOver)
+        return cls(over.winner, over.scores, over.skunks)
+
+    def game_points(self) -> tuple[int, ...]:
+        """Each side's game points as the American Cribbage Congress counts them: 2 for
+        a won game, 3 if a side it beat was skunked (or double skunked); none for a loss."""
+        skunked = any(skunk for side, skunk in enumerate(self.skunks) if side != self.winner)
+        won = 3 if skunked else 2
+        return tuple(won if side == self.winner else 0 for side in range(len(self.scores)))
+
+
 class ServedTable:
     """One table: its seats (a person's name, a computer, or open), and its game once
-    every seat is taken."""
+    every seat is taken; with ``best_of`` more than 1, the games of its match, one after
+    another."""
 
     def __init__(
         self,
@@ -150,6 +188,10 @@ class ServedTable:
         """The people's seats (the first ones), by name; None: open."""
         self.away: dict[int, float] = {}
         """The seats whose person has left the game in progress, and since when."""
+        self.finished: list[GameOutcome] = []
+        """The match's games finished before the one at the table."""
+        self.filed: list[str] = []
+        """The file names the match's games were filed under, in order."""
         if session is not None:  # a game carried on: its seats say who sits where
             seats = session.info.seats
             self.people = [spec.name for spec in seats if spec.player == "human"]
@@ -173,7 +215,37 @@ class ServedTable:
 
     @property
     def over(self) -> bool:
-        return self.session is not None and self.session.over
+        """Whether the table is done: its game over, and its match decided."""
+        return self.session is not None and self.session.over and self.decided(self.outcomes())
+
+    def outcomes(self) -> list[GameOutcome]:
+        """The match's finished games, the one at the table too if it is over."""
+        done = list(self.finished)
+        if self.session is not None and self.session.over:
+            done.append(GameOutcome.of(self.session))
+        return done
+
+    def decided(self, outcomes: list[GameOutcome]) -> bool:
+        """Whether a side has won the match (more than half of ``best_of``)."""
+        sides = self.setup.rules().sides
+        wins = [sum(o.winner == side for o in outcomes) for side in range(sides)]
+        return max(wins) > self.setup.best_of // 2
+
+    def match_line(self) -> str | None:
+        """``Match (best of 3): ann 1 game (2 game points), bob 0 (0)``; None for a single
+        game."""
+        if self.setup.best_of == 1:
+            return None
+        outcomes = self.outcomes()
+        rules = self.setup.rules()
+        names = self.names()
+        parts = []
+        for side in range(rules.sides):
+            name = f"{names[side]} & {names[side + 2]}" if rules.players == 4 else names[side]
+            wins = sum(o.winner == side for o in outcomes)
+            points = sum(o.game_points()[side] for o in outcomes)
+            parts.append(f"{name} {wins} (game points {points})")
+        return f"Match, best of {self.setup.best_of}: {', '.join(parts)}"
 
     def human_seats(self) -> list[int]:
         """The seats people sit in (or will): those the computer took over too."""
@@ -242,13 +314,29 @@ class ServedTable:
             Seat(_robot(n, names), "computer", self.setup.level)
             for n in range(self.setup.computers)
         ]
-        info = GameInfo(
-            self.setup.rules(),
-            tuple(Seat(name) for name in names) + tuple(robots),
-            seed,
-            started=started,
-            label=f"served table {self.number}",
+        return self._begin(tuple(Seat(name) for name in names) + tuple(robots), seed, started)
+
+    def next_game(self, seed: int, started: str) -> Session:
+        """The match's next game, the game at the table over: the same seats (a person
+        the computer played for takes the seat again), the first deal to the loser of the
+        last game with two players (ACC rule 1.5), cut for with three or four."""
+        assert self.session is not None and self.session.over and not self.over
+        self.finished = self.outcomes()
+        seats = tuple(
+            replace(spec, level=None, taken=None, returned=None) if spec.player == "human" else spec
+            for spec in self.session.info.seats
         )
+        loser = 1 - self.finished[-1].winner if self.setup.players == 2 else None
+        return self._begin(seats, seed, started, first_dealer=loser)
+
+    def _begin(
+        self, seats: tuple[Seat, ...], seed: int, started: str, first_dealer: int | None = None
+    ) -> Session:
+        game = len(self.finished) + 1
+        label = f"served table {self.number}"
+        if self.setup.best_of > 1:
+            label += f", game {game} of a match, best of {self.setup.best_of}"
+        info = GameInfo(self.setup.rules(first_dealer), seats, seed, started=started, label=label)
         self.session = Session.start(info, computers(info), self._save)
         return self.session
 

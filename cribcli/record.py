@@ -834,3 +834,39 @@ def _deal_differences(record: RoundRecord, info: GameInfo) -> list[str]:
     if record.starter is not None and _card_text(record.starter, where) != str(rest[0]):
         found.append(f"{where}: the starter is {record.starter}, the seed's is {rest[0]}")
     return found
+
+
+MATCH_FORMAT = 1
+"""The version of the match record's layout."""
+
+
+def match_text(
+    best_of: int, names: Sequence[str], games: Sequence[Any], files: Sequence[str]
+) -> str:
+    """A served match as one record (TOML): how many games it was the best of, who
+    played (seat by seat), and each game in order: the file its log was filed as, the
+    winning side, the scores and the skunks by side, and the game points (a win 2, a skunk
+    3, as the American Cribbage Congress counts them); then the totals and the winner.
+    ``games``: each with ``winner``, ``scores``, ``skunks`` and ``game_points()``."""
+    sides = len(games[0].scores) if games else 0
+    points = [sum(game.game_points()[side] for game in games) for side in range(sides)]
+    wins = [sum(game.winner == side for game in games) for side in range(sides)]
+    doc: dict[str, Any] = {
+        "format": MATCH_FORMAT,
+        "best_of": best_of,
+        "seats": list(names),
+        "games": [
+            {
+                "log": file,
+                "winner": game.winner,
+                "scores": list(game.scores),
+                "skunks": list(game.skunks),
+                "game_points": list(game.game_points()),
+            }
+            for file, game in zip(files, games, strict=False)
+        ],
+        "wins": wins,
+        "game_points": points,
+        "winner": max(range(sides), key=lambda side: wins[side]) if sides else 0,
+    }
+    return "# cribcli match: see `man cribbage`, MATCH RECORD\n" + tomli_w.dumps(doc)

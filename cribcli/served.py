@@ -26,9 +26,17 @@ from cribcli.games import (
     resume_or_set_aside,
     started_now,
 )
-from cribcli.lobby import AWAY_LIMIT, Lobby, ServedTable, TableSetup, player_name
+from cribcli.lobby import (
+    AWAY_LIMIT,
+    MATCH_LENGTHS,
+    GameOutcome,
+    Lobby,
+    ServedTable,
+    TableSetup,
+    player_name,
+)
 from cribcli.players import Level
-from cribcli.record import GameInfo
+from cribcli.record import GameInfo, match_text
 from cribcli.session import Session
 from cribcli.store import (
     Places,
@@ -177,6 +185,13 @@ class ServedGames:
         self._keep_setup(table)
         return table.start(secrets.randbits(128), started_now())
 
+    def next_game(self, table: ServedTable) -> Session:
+        """A match's game is over and filed, the match not decided: the next begins (the
+        games so far kept with the table's setup, for a restart)."""
+        session = table.next_game(secrets.randbits(128), started_now())
+        self._keep_setup(table)
+        return session
+
     def carry_on(self) -> tuple[list[ServedTable], list[str]]:
         """Every table saved when the server stopped, back in the room, everyone away;
         and what could not be carried on, to be told (set aside, its number never given
@@ -210,6 +225,7 @@ class ServedGames:
             session.computers = computers(session.info)
             save.text = resumed.text
             table = ServedTable.carried_on(number, session, self._setup_of(number, session), save)
+            table.finished = self._finished_of(number, session.info.rules.sides)
             self.lobby.add(table)
             carried.append(table)
         return carried, problems
@@ -221,15 +237,23 @@ class ServedGames:
         session = table.session
         assert session is not None
         text = self.savers[table.number].text
-        name = filed_today(f"table-{table.number}")
+        game = f"-game-{len(table.finished) + 1}" if table.setup.best_of > 1 else ""
+        name = filed_today(f"table-{table.number}{game}")
         failed: dict[str, str] = {}
+        paths = []
         for spec in session.info.seats:
             if spec.player != "human":
                 continue
             try:
-                file_finished(self.places(spec.name), name, text, session, spec.name)
+                paths.append(file_finished(self.places(spec.name), name, text, session, spec.name))
             except (OSError, CribbageError) as error:
                 failed[spec.name] = reason(error) if isinstance(error, OSError) else str(error)
+        if table.setup.best_of > 1:
+            table.filed.append(paths[0].name if paths else f"{name}.toml")
+        if not table.over:  # a match goes on: the next game is saved over this one
+            return failed
+        if table.setup.best_of > 1:
+            self._file_match(table, failed)
         if not failed:
             with contextlib.suppress(OSError):
                 (self.tables_folder / f"table-{table.number}.toml").unlink()
@@ -237,6 +261,22 @@ class ServedGames:
         self.lobby.close(table.number)
         self.savers.pop(table.number, None)
         return failed
+
+    def _file_match(self, table: ServedTable, failed: dict[str, str]) -> None:
+        """A decided match filed as one record, with its games, for each person in it."""
+        session = table.session
+        assert session is not None
+        text = match_text(table.setup.best_of, table.names(), table.outcomes(), table.filed)
+        name = filed_today(f"table-{table.number}-match") + ".toml"
+        for spec in session.info.seats:
+            if spec.player != "human" or spec.name in failed:
+                continue
+            try:
+                folder = self.places(spec.name).games.parent / "matches"
+                folder.mkdir(parents=True, exist_ok=True)
+                write_atomic(folder / name, text)
+            except OSError as error:
+                failed[spec.name] = reason(error)
 
     # --- a table's setup ------------------------------------------------------------
 
@@ -251,6 +291,11 @@ class ServedGames:
                 "away": table.setup.away,
                 "level": str(table.setup.level),
                 "private": table.setup.private,
+                "best_of": table.setup.best_of,
+                "finished": [
+                    {"winner": o.winner, "scores": list(o.scores), "skunks": list(o.skunks)}
+                    for o in table.finished
+                ],
             }
             write_atomic(self._meta(table.number), json.dumps(meta))
 
@@ -275,7 +320,26 @@ class ServedGames:
                 setup = replace(setup, level=Level(level))
             if meta.get("private") is True:
                 setup = replace(setup, private=True)
+            if meta.get("best_of") in MATCH_LENGTHS:
+                setup = replace(setup, best_of=meta["best_of"])
         return setup
+
+    def _finished_of(self, number: int, sides: int) -> list[GameOutcome]:
+        """A carried-on match's games finished before the one saved (none if unreadable)."""
+        found: list[GameOutcome] = []
+        with contextlib.suppress(CribbageError, ValueError, TypeError, AttributeError):
+            meta = json.loads(read_text(self._meta(number), META_LIMIT) or "{}")
+            for game in meta.get("finished", [])[:7]:
+                winner, scores, skunks = game["winner"], game["scores"], game["skunks"]
+                if (
+                    type(winner) is int
+                    and 0 <= winner < sides
+                    and len(scores) == len(skunks) == sides
+                    and all(type(x) is int for x in scores)
+                    and all(x in ("", "skunk", "double skunk") for x in skunks)
+                ):
+                    found.append(GameOutcome(winner, tuple(scores), tuple(skunks)))
+        return found
 
 
 def _nobody_sits(info: GameInfo) -> str | None:

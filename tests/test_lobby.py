@@ -3,16 +3,25 @@ seat over and giving it back, and what a table is asked for (`new ...`)."""
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Callable
 
 import pytest
 
-from cribcli.engine import Discard
+from cribcli.engine import Discard, seats_to_act
 from cribcli.errors import CribbageError
-from cribcli.lobby import AWAY, Lobby, ServedTable, TableSetup, parse_setup, player_name
-from cribcli.players import Level
-from cribcli.record import loads, replay
-from cribcli.session import Session
+from cribcli.lobby import (
+    AWAY,
+    GameOutcome,
+    Lobby,
+    ServedTable,
+    TableSetup,
+    parse_setup,
+    player_name,
+)
+from cribcli.players import Level, computer
+from cribcli.record import loads, match_text, replay
+from cribcli.session import Session, decide
 
 
 def no_save(number: int) -> Callable[[str], None]:
@@ -153,3 +162,65 @@ def test_a_private_table_and_what_the_list_shows() -> None:
     fresh = table.describe(0.0, {"ann": 59.0})
     assert fresh == "Table 1: ann, - (2 seats, to 121, private): 1 seat open"
     assert "(idle 1h05m)" in table.describe(0.0, {"ann": 3900.0})
+
+
+def play_to_the_end(table: ServedTable) -> None:
+    """Every seat of the table's game played by the computer, to the end."""
+    session = table.session
+    assert session is not None
+    while not session.over:
+        seat = seats_to_act(session.state)[0]
+        session.act(decide(session.state, computer("easy", 7, seat), seat))
+
+
+def test_game_points_as_the_acc_counts_them() -> None:
+    assert GameOutcome(0, (121, 95), ("", "")).game_points() == (2, 0)
+    assert GameOutcome(1, (80, 121), ("skunk", "")).game_points() == (0, 3)
+    assert GameOutcome(0, (121, 50), ("", "double skunk")).game_points() == (3, 0)
+    assert GameOutcome(2, (100, 95, 121), ("", "", "")).game_points() == (0, 0, 2)
+
+
+@pytest.mark.parametrize("words", ["best-of 3", "best-of-3"])
+def test_a_match_is_asked_for(words: str) -> None:
+    setup = parse_setup(["61", *words.split()])
+    assert setup.best_of == 3 and setup.describe() == "2 seats, to 61, best of 3"
+    with pytest.raises(CribbageError, match="`best-of` is not something a table has"):
+        parse_setup(["best-of", "4"])
+
+
+def test_a_match_goes_on_until_a_side_has_won_most_and_the_loser_deals_next() -> None:
+    table = ServedTable(1, "ann", parse_setup(["61", "best-of", "3"]), lambda text: None)
+    table.sit("bob")
+    table.start(1, "2026-12-02T10:00:00")
+    seed = 1
+    while True:
+        play_to_the_end(table)
+        if table.over:
+            break
+        last = table.outcomes()[-1]
+        seed += 1
+        session = table.next_game(seed, "2026-12-02T10:00:00")
+        rules = session.info.rules
+        assert not rules.cut_for_deal and rules.first_dealer == 1 - last.winner  # ACC 1.5
+        assert session.state.dealer == 1 - last.winner
+        game = len(table.finished) + 1
+        assert session.info.label == f"served table 1, game {game} of a match, best of 3"
+    outcomes = table.outcomes()
+    wins = [sum(o.winner == side for o in outcomes) for side in (0, 1)]
+    assert len(outcomes) in (2, 3) and max(wins) == 2 and min(wins) == len(outcomes) - 2
+    points = [sum(o.game_points()[side] for o in outcomes) for side in (0, 1)]
+    assert table.match_line() == (
+        f"Match, best of 3: ann {wins[0]} (game points {points[0]}), "
+        f"bob {wins[1]} (game points {points[1]})"
+    )
+    assert ServedTable(2, "cat", TableSetup(), lambda text: None).match_line() is None
+
+
+def test_the_match_record_names_its_games_and_its_points() -> None:
+    games = [GameOutcome(0, (121, 80), ("", "skunk")), GameOutcome(0, (121, 110), ("", ""))]
+    text = match_text(3, ["ann", "bob"], games, ["g1.toml", "g2.toml"])
+    doc = tomllib.loads(text)
+    assert doc["best_of"] == 3 and doc["seats"] == ["ann", "bob"] and doc["winner"] == 0
+    assert [g["log"] for g in doc["games"]] == ["g1.toml", "g2.toml"]
+    assert doc["games"][0]["game_points"] == [3, 0] and doc["game_points"] == [5, 0]
+    assert doc["wins"] == [2, 0]

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import re
 import shutil
+import tomllib
 from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -349,6 +351,42 @@ def test_a_watcher_sees_every_card_laid_and_every_show_and_no_hand(tmp_path: Pat
         for thrown in " ".join(record.discards).split():
             assert shown(thrown) not in before_crib, (thrown, before_crib)
         assert "put 2 cards in the crib" in told
+
+
+@pytest.mark.slow
+def test_a_best_of_three_match_to_its_end(tmp_path: Path) -> None:
+    """Ann plays a match of three games to 61 against the computer: the games follow one
+    another at the table, the loser of each deals the next, the match's score stays below
+    the board, and the match is filed as one record whose game points (2 a win, 3 a
+    skunk) are those of its games' logs."""
+
+    async def main() -> None:
+        async with running(tmp_path) as server:
+            ann = await connect(server, "ann")
+            ann.type("new 2 61 computers 1 easy best-of 3")
+            await ann.expect(r"Table 1: you and the computer")
+            await play_out(ann)
+            await ann.expect(r"Match, best of 3: ann \d \(game points \d+\)")
+            ann.seen = 0
+            await ann.expect(r"The next game: (You deal|Computer deals) first")
+
+    run(main())
+    logs = filed(tmp_path, "ann")
+    (record,) = sorted((tmp_path / "players" / "ann" / "matches").glob("*.toml"))
+    match = tomllib.loads(record.read_text(encoding="utf-8"))
+    assert match["best_of"] == 3 and len(match["games"]) == len(logs) in (2, 3)
+    points = [0, 0]
+    for game, log in zip(match["games"], logs, strict=True):
+        result = loads(log.read_text(encoding="utf-8")).result
+        assert result is not None and game["log"] == log.name
+        assert game["winner"] == result.winner
+        skunked = any(result.skunks[side] for side in (0, 1) if side != result.winner)
+        points[result.winner] += 3 if skunked else 2
+    assert match["game_points"] == points and max(match["wins"]) == 2
+    games = [loads(log.read_text(encoding="utf-8")) for log in logs]
+    for before, after in itertools.pairwise(games):  # the loser deals the next
+        assert before.result is not None
+        assert after.rounds[0].dealer == 1 - before.result.winner
 
 
 @pytest.mark.slow

@@ -194,7 +194,9 @@ class Room:
             session = table.session
             if session.over:
                 self.finish(table)
-                return
+                if table.over or table.session is session:
+                    return
+                continue  # a match's next game: its computers play on
             if session.computer_to_act() is None:
                 return
             await asyncio.sleep(self.options.pace)  # (meanwhile a person may act, or sit)
@@ -245,6 +247,10 @@ class Room:
         self.log(f"table {table.number}'s game is over{result}: filed for {people}")
         for visitor in self.at(table) + self.watching(table):  # the promised seed
             visitor.tell([seed_line(session.info.seed)])
+        if not table.over:  # a match goes on: its next game, at once
+            self.games.next_game(table)
+            self.log(f"table {table.number}: {table.match_line()}; the next game begins")
+            self.changed(table)
 
     def stand(self, visitor: Visitor, table: ServedTable, *, leaving: bool) -> None:
         """``visitor`` goes from ``table``: asked to (``leaving``), or its connection ended.

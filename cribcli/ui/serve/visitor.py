@@ -188,9 +188,12 @@ class Visitor:
     def _toolbar(self) -> ANSI:
         seated = self.seated
         ui = seated.ui if seated is not None else self.watching.ui if self.watching else None
-        if ui is None:
+        table = self.table or self.watched
+        if ui is None or table is None:
             return ANSI("")
-        return ANSI("\n".join(ui.board(self._width())))
+        lines = ui.board(self._width())
+        match = table.match_line()
+        return ANSI("\n".join([*lines, match] if match else lines))
 
     def _width(self) -> int:
         size = self.connection._get_size()
@@ -246,6 +249,12 @@ class Visitor:
             if watching.ui is not None:
                 watching.ui.table = replace(watching.ui.table, width=self._width())
                 watching.ui.tell()
+                if watching.ui.session is not table.session and table.session is not None:
+                    self.say("")
+                    self.say(table.match_line() or "")
+                    watching.ui = self._watcher_ui(table)
+                    watching.ui.told = 0
+                    watching.ui.tell()
             return
         seated = self.seated
         if seated is None:
@@ -256,6 +265,9 @@ class Visitor:
         ui = seated.ui
         if ui is not None and ui.told < len(ui.session.events):
             ui.tell()
+        if ui is not None and ui.session is not seated.table.session:  # a match goes on
+            self._next_game(seated)
+            return
         self._show_table()
 
     async def _idle(self) -> None:
@@ -365,6 +377,23 @@ class Visitor:
         self.seated = _Seated(table, seat)
         if table.session is not None:
             self._begin(self.seated)
+
+    def _next_game(self, seated: _Seated) -> None:
+        """The match's last game is told to its end: the match so far, then the next."""
+        table = seated.table
+        self.say("")
+        self.say(table.match_line() or "")
+        if table.setup.players == 2 and table.session is not None:
+            dealer = table.names()[table.session.info.rules.first_dealer]
+            whom = (
+                "You"
+                if table.seat_of(self.name) == table.session.info.rules.first_dealer
+                else dealer
+            )
+            deals = "deal" if whom == "You" else "deals"
+            self.say(f"The next game: {whom} {deals} first (the loser of a game deals the next).")
+        seated.ui = None
+        self._begin(seated)
 
     def _begin(self, seated: _Seated) -> None:
         """The game at the table is on: this seat's view of it, from here (the seat as
