@@ -80,6 +80,9 @@ Examples:
   cribbage replay game.toml --json | jq -c 'select(.event == "shown")'
   cat game.toml | cribbage replay -
   cribbage replay --last                     the game you finished last
+  cribbage replay --last --watch             played back as the table showed it
+  cribbage replay --last --watch --speed 2   twice as fast
+  cribbage replay game.toml --watch --step   a move each time you press Enter
 """
 
 
@@ -94,6 +97,18 @@ Examples:
 @click.option(
     "-q", "--quiet", is_flag=True, help="Only check the log; print nothing if it is right."
 )
+@click.option(
+    "--watch",
+    is_flag=True,
+    help="Play the game back as the table showed it, move by move, the board below.",
+)
+@click.option(
+    "--speed",
+    type=click.FloatRange(0.1, 100),
+    metavar="X",
+    help="Watch at X times the computer's pace in play (default 1; 2: twice as fast).",
+)
+@click.option("--step", is_flag=True, help="Watch a move at a time: Enter shows the next, q stops.")
 @style_options
 def replay(
     log: str | None,
@@ -102,6 +117,9 @@ def replay(
     as_json: bool,
     round_number: int | None,
     quiet: bool,
+    watch: bool,
+    speed: float | None,
+    step: bool,
     ascii_only: bool,
     no_color: bool,
 ) -> None:
@@ -110,11 +128,22 @@ def replay(
     LOG is a game log (TOML) written by cribbage, or '-' for standard input. A log that
     breaks the rules or disagrees with itself is named with the round and the action where
     it goes wrong (exit status 1). A log that stops mid-game replays as far as it goes.
+
+    With --watch (or --speed, or --step) the game is played back on the terminal as the
+    table showed it, every hand seen: each move at the computer's pace in play, the board
+    below; Ctrl-C stops (exit status 130). Without a terminal, every move at once.
     """
     from cribcli.events import event_json
     from cribcli.ui.narrate import Table, narrate
     from cribcli.ui.render import decide_style, game_title
 
+    watching = watch or step or speed is not None
+    if watching and (as_json or quiet):
+        raise UsageProblem(
+            f"--watch shows the game to people: not with {'--json' if as_json else '--quiet'}"
+        )
+    if step and speed is not None:
+        raise UsageProblem("give --step or --speed, not both")
     replayed = opened(log, last, data_dir, "to replay").replayed
     if quiet:
         return
@@ -125,6 +154,16 @@ def replay(
         tuple(seat.name for seat in info.seats),
         decide_style(sys.stdout, ascii_only=ascii_only, no_color=no_color),
     )
+    stop = None
+    if not replayed.finished:
+        stop = f"The log stops in {replayed.where_it_stops()}: the game is not over."
+    if watching:
+        from cribcli.ui import playback
+
+        status = playback.watch(
+            replayed, table, speed=speed or 1.0, step=step, round_number=round_number, stopped=stop
+        )
+        click.get_current_context().exit(status)
     if not as_json and round_number is None:
         click.echo(game_title(info))
     for event in events:
@@ -133,8 +172,7 @@ def replay(
         else:
             for line in narrate(event, table):
                 click.echo(line)
-    if not replayed.finished:
-        stop = f"The log stops in {replayed.where_it_stops()}: the game is not over."
+    if stop is not None:
         if as_json:
             click.echo(json.dumps({"event": "stopped", "where": replayed.where_it_stops()}))
         else:
