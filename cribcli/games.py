@@ -314,6 +314,12 @@ def computers(info: GameInfo) -> dict[int, Player]:
     }
 
 
+def decided_for(info: GameInfo, state: State, seat: int, level: str) -> Action:
+    """What the computer at ``level`` would do in a person's ``seat`` now (their clock ran
+    out): for a worker process, as :func:`computer_action`."""
+    return decide(state, computer(Level(level), info.seed, seat), seat)
+
+
 def computer_action(info: GameInfo, state: State, seat: int) -> Action:
     """What the computer in ``seat`` (one the game waits for) does now, or its forfeit:
     for a worker process, given only what pickles (a server decides out of its loop)."""

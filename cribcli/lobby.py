@@ -15,12 +15,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from itertools import count
 
-from cribcli.engine import Rules
+from cribcli.engine import Action, Rules, seats_to_act
 from cribcli.errors import CribbageError
 from cribcli.events import GameOver
 from cribcli.games import computers
 from cribcli.players import Level, computer
-from cribcli.record import GameInfo, Seat
+from cribcli.record import CLOCK_LIMITS, GameInfo, Seat
 from cribcli.session import Session
 from cribcli.targets import target_of
 
@@ -67,6 +67,8 @@ class TableSetup:
     """Whether the table forbids watchers."""
     best_of: int = 1
     """Games in the match (1: a single game; 3, 5 or 7: the first to win most of them)."""
+    clock: int | None = None
+    """Seconds each person has for a decision; then the computer makes it for them."""
 
     def rules(self, first_dealer: int | None = None) -> Rules:
         """The game's rules: the first deal cut for, or given to ``first_dealer`` (two
@@ -88,6 +90,8 @@ class TableSetup:
             parts.append(f"{self.computers} {self.level} computer{'s' * (self.computers > 1)}")
         if self.best_of > 1:
             parts.append(f"best of {self.best_of}")
+        if self.clock is not None:
+            parts.append(f"clock {self.clock} s")
         if self.private:
             parts.append("private")
         return ", ".join(parts)
@@ -95,7 +99,7 @@ class TableSetup:
 
 NEW_USAGE = (
     "new [2|3|4] [61] [muggins] [computers N] [easy|normal|hard] [away MINUTES] "
-    "[best-of 3|5|7] [private], e.g. `new 4 computers 2 hard`"
+    "[best-of 3|5|7] [clock SECONDS] [private], e.g. `new 2 best-of 3 clock 60`"
 )
 
 
@@ -119,6 +123,12 @@ def parse_setup(words: list[str]) -> TableSetup:
             setup = replace(setup, best_of=int(rest.pop(0)))
         elif re.fullmatch(r"best-of-[1357]", word):
             setup = replace(setup, best_of=int(word[-1]))
+        elif word == "clock" and rest and re.fullmatch(r"[0-9]{1,4}", rest[0]):
+            seconds = int(rest.pop(0))
+            low, high = CLOCK_LIMITS
+            if not low <= seconds <= high:
+                raise CribbageError(f"a clock gives each decision {low} to {high} seconds")
+            setup = replace(setup, clock=seconds)
         elif word in set(Level):
             setup = replace(setup, level=Level(word))
         elif word in ("computers", "computer") and rest and re.fullmatch(r"[0-4]", rest[0]):
@@ -192,6 +202,10 @@ class ServedTable:
         """The match's games finished before the one at the table."""
         self.filed: list[str] = []
         """The file names the match's games were filed under, in order."""
+        self.deadline: float | None = None
+        """With a clock: when the people the game waits for run out of time."""
+        self.clocked_at: tuple[Session, int] | None = None
+        """The game and its number of actions when the clock was last set."""
         if session is not None:  # a game carried on: its seats say who sits where
             seats = session.info.seats
             self.people = [spec.name for spec in seats if spec.player == "human"]
@@ -336,7 +350,14 @@ class ServedTable:
         label = f"served table {self.number}"
         if self.setup.best_of > 1:
             label += f", game {game} of a match, best of {self.setup.best_of}"
-        info = GameInfo(self.setup.rules(first_dealer), seats, seed, started=started, label=label)
+        info = GameInfo(
+            self.setup.rules(first_dealer),
+            seats,
+            seed,
+            started=started,
+            label=label,
+            clock=self.setup.clock,
+        )
         self.session = Session.start(info, computers(info), self._save)
         return self.session
 
@@ -373,6 +394,38 @@ class ServedTable:
         session.info = replace(session.info, seats=tuple(seats))
         session.computers.pop(seat, None)
         session.save()
+
+    def waiting_for_people(self) -> list[int]:
+        """The seats of people (the computer not playing them) the game waits for."""
+        session = self.session
+        if session is None or session.over:
+            return []
+        seats = session.info.seats
+        return [
+            seat
+            for seat in seats_to_act(session.state)
+            if seats[seat].player == "human" and not seats[seat].played_by_computer
+        ]
+
+    def out_of_time(self, seat: int, action: Action) -> None:
+        """The computer's ``action`` for ``seat``, whose clock ran out, made and logged."""
+        assert self.session is not None
+        session = self.session
+        session.info = replace(
+            session.info, timeouts=(*session.info.timeouts, len(session.actions) + 1)
+        )
+        session.act(action)
+
+    def clock_line(self, now: float) -> str | None:
+        """``Clock: ann 0:42`` while the game waits for people with a clock running."""
+        if self.deadline is None or self.setup.clock is None:
+            return None
+        waiting = self.waiting_for_people()
+        if not waiting:
+            return None
+        left = max(0, int(self.deadline - now + 0.999))
+        names = ", ".join(self.names()[seat] for seat in waiting)
+        return f"Clock: {names} {left // 60}:{left % 60:02}"
 
     def taken(self, seat: int) -> bool:
         """Whether the computer plays this person's seat now."""

@@ -197,6 +197,10 @@ class GameInfo:
     commitment: str | None = None
     """The promise of the deal shown before the first card (:func:`seed_digest` of the
     seed); None for a log written before logs kept it (it is written from the seed then)."""
+    clock: int | None = None
+    """Seconds each person had for a decision (a served table's clock); None: no clock."""
+    timeouts: tuple[int, ...] = ()
+    """The actions (by number, from 1) the computer made for a person whose clock ran out."""
 
     @property
     def promise(self) -> str:
@@ -277,6 +281,10 @@ def log_document(info: GameInfo, events: Iterable[Event]) -> dict[str, Any]:
         doc["label"] = info.label
     if info.takebacks:
         doc["takebacks"] = info.takebacks
+    if info.clock is not None:
+        doc["clock"] = info.clock
+    if info.timeouts:
+        doc["timeouts"] = list(info.timeouts)
     doc["rules"] = {
         item.name: getattr(info.rules, item.name)
         for item in fields(Rules)
@@ -408,8 +416,34 @@ def loads(text: str) -> GameLog:
         label=_short_text(doc, "label"),
         takebacks=_takebacks(doc),
         commitment=_commitment(doc),
+        clock=_clock(doc),
+        timeouts=_timeouts(doc),
     )
     return GameLog(info, rounds, result)
+
+
+CLOCK_LIMITS = (10, 3600)
+"""The fewest and the most seconds a clock gives a decision."""
+
+
+def _clock(doc: dict[str, Any]) -> int | None:
+    value = doc.get("clock")
+    low, high = CLOCK_LIMITS
+    if value is not None and (type(value) is not int or not low <= value <= high):
+        raise LogError(f"the log: `clock` is a number of seconds from {low} to {high}")
+    return value
+
+
+def _timeouts(doc: dict[str, Any]) -> tuple[int, ...]:
+    value = doc.get("timeouts", [])
+    if (
+        not isinstance(value, list)
+        or len(value) > ACTIONS_LIMIT
+        or not all(type(n) is int and 1 <= n <= ACTIONS_LIMIT for n in value)
+        or value != sorted(set(value))
+    ):
+        raise LogError("the log: `timeouts` is a list of action numbers, each once, in order")
+    return tuple(value)
 
 
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
@@ -646,6 +680,11 @@ def replay(log: GameLog) -> Replay:
         state = _apply(state, forfeit, "result", result)
     for record, events in zip(log.rounds, _by_round(result.events), strict=False):
         _check_round(record, events)
+    if info.timeouts and info.timeouts[-1] > len(result.actions):
+        raise LogError(
+            f"timeouts: action {info.timeouts[-1]} was made for a person out of time, but the "
+            f"game has {len(result.actions)}"
+        )
     for number, spec in enumerate(info.seats):
         if spec.taken is not None and spec.taken > len(result.actions):
             raise LogError(

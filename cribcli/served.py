@@ -310,6 +310,7 @@ class ServedGames:
             muggins=info.rules.muggins,
             computers=len(robots),
             level=robots[0].level if robots and robots[0].level else Level.NORMAL,
+            clock=info.clock,
         )
         with contextlib.suppress(CribbageError, ValueError, TypeError):
             meta = json.loads(read_text(self._meta(number), META_LIMIT) or "{}")

@@ -224,3 +224,35 @@ def test_the_match_record_names_its_games_and_its_points() -> None:
     assert [g["log"] for g in doc["games"]] == ["g1.toml", "g2.toml"]
     assert doc["games"][0]["game_points"] == [3, 0] and doc["game_points"] == [5, 0]
     assert doc["wins"] == [2, 0]
+
+
+def test_a_clock_is_asked_for_within_its_limits() -> None:
+    setup = parse_setup(["clock", "60"])
+    assert setup.clock == 60 and setup.describe() == "2 seats, to 121, clock 60 s"
+    for seconds in ("5", "4000"):
+        with pytest.raises(CribbageError, match="a clock gives each decision 10 to 3600"):
+            parse_setup(["clock", seconds])
+
+
+def test_a_move_made_for_someone_out_of_time_is_logged_as_such() -> None:
+    saved: list[str] = []
+    table = ServedTable(1, "ann", parse_setup(["61", "clock", "30"]), saved.append)
+    table.sit("bob")
+    session = table.start(3, "2026-12-02T10:00:00")
+    first, other = table.waiting_for_people()  # both throw: from the dealer's left
+    assert session.info.clock == 30 and {first, other} == {0, 1}
+    table.deadline = 100.0
+    names = ("ann", "bob")
+    assert table.clock_line(58.5) == f"Clock: {names[first]}, {names[other]} 0:42"
+    table.out_of_time(first, decide(session.state, computer("normal", 3, first), first))
+    assert table.clock_line(58.5) == f"Clock: {names[other]} 0:42"
+    throw_first_two(session, other)
+    (to_lay,) = table.waiting_for_people()
+    table.out_of_time(to_lay, decide(session.state, computer("easy", 3, to_lay), to_lay))
+    log = loads(saved[-1])
+    assert log.info.clock == 30 and log.info.timeouts == (1, 3)
+    replayed = replay(log).state
+    assert replayed is not None and replayed.round == 1
+    broken = saved[-1].replace("timeouts = [\n    1,\n    3,\n]", "timeouts = [\n    1,\n    9,\n]")
+    with pytest.raises(CribbageError, match="timeouts: action 9 was made for a person"):
+        replay(loads(broken))

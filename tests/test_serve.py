@@ -390,6 +390,28 @@ def test_a_best_of_three_match_to_its_end(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_the_clock_runs_out_and_the_computer_moves(tmp_path: Path) -> None:
+    """A table with a clock of 10 s: the countdown is below the board; ann does nothing,
+    and when her time is out the computer throws for her, the table is told, the log
+    says so (and replays), and the game goes on."""
+
+    async def main() -> None:
+        async with running(tmp_path) as server:
+            ann = await connect(server, "ann")
+            ann.type("new 2 61 computers 1 easy clock 10")
+            await ann.expect(r"Table 1: you and the computer")
+            await ann.expect(r"Clock: ann 0:\d\d")
+            await ann.expect(r"ann's clock ran out: the computer moved for them\.", 60)
+            saved = (tmp_path / "tables" / "table-1.toml").read_text(encoding="utf-8")
+            log = loads(saved)
+            assert log.info.clock == 10 and len(log.info.timeouts) >= 1
+            assert log.rounds[0].discards[0] != ""  # her throw, made for her
+            replay(log)
+
+    run(main())
+
+
+@pytest.mark.slow
 def test_four_seats_two_people_two_computers(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path) as server:

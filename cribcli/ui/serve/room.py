@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from cribcli import workers
 from cribcli.errors import printable
 from cribcli.events import GameOver
-from cribcli.games import computer_action
+from cribcli.games import computer_action, decided_for
 from cribcli.lobby import Lobby, ServedTable
 from cribcli.served import ServedGames
 from cribcli.store import Places
@@ -110,6 +110,8 @@ class Room:
         """Whom each person (by name in lower case) has muted, while the server runs."""
         self.talk: dict[str, Bucket] = {}
         """What each person may still say at once (by name in lower case)."""
+        self.clocks: dict[int, asyncio.TimerHandle] = {}
+        """Each clocked table's running clock."""
 
     def log(self, line: str) -> None:
         """Tell the operator, with the time: who came and went, what the tables did."""
@@ -170,6 +172,8 @@ class Room:
         for visitor in self.visitors:
             if table is None or visitor.table is table or visitor.watched is table:
                 visitor.wake()
+        if table is not None and table.setup.clock is not None:
+            self._set_clock(table)
         if table is not None:
             self.drive(table.number)
 
@@ -218,6 +222,61 @@ class Room:
                     visitor.tell([f"  the computer could not play ({error}): the game is saved"])
                 return
             self.changed(table)
+
+    # --- the clock --------------------------------------------------------------------
+
+    def _set_clock(self, table: ServedTable) -> None:
+        """After a move at a table with a clock: the people the game now waits for have
+        the clock's seconds from now (nothing else that happens sets it again)."""
+        session = table.session
+        if session is None or session.over:
+            table.deadline = None
+            return
+        moved = (session, len(session.actions))
+        if table.clocked_at == moved:
+            return
+        table.clocked_at = moved
+        handle = self.clocks.pop(table.number, None)
+        if handle is not None:
+            handle.cancel()
+        if not table.waiting_for_people():
+            table.deadline = None
+            return
+        assert table.setup.clock is not None
+        table.deadline = self.now() + table.setup.clock
+        self.clocks[table.number] = asyncio.get_running_loop().call_later(
+            table.setup.clock, self._ran_out, table, moved
+        )
+
+    def _ran_out(self, table: ServedTable, moved: tuple[object, int]) -> None:
+        if table.clocked_at == moved and self.lobby.tables.get(table.number) is table:
+            asyncio.get_running_loop().create_task(self._move_for_them(table, moved))
+
+    async def _move_for_them(self, table: ServedTable, moved: tuple[object, int]) -> None:
+        """The clock ran out: the computer decides for each person the game waits for
+        (in a worker, as the tables' computers do), the log saying so."""
+        session = table.session
+        for seat in table.waiting_for_people():
+            if session is None or table.session is not session or session.over:
+                return
+            state = session.state
+            level = table.setup.level
+            loop = asyncio.get_running_loop()
+            action = await loop.run_in_executor(
+                self.pool, decided_for, session.info, state, seat, str(level)
+            )
+            if session.state is not state or table.clocked_at != moved:
+                return  # they moved in time after all
+            table.out_of_time(seat, action)
+            name = table.names()[seat]
+            self.tell_table(table, f"{name}'s clock ran out: the computer moved for them.")
+            for watcher in self.watching(table):
+                watcher.tell([f"  {name}'s clock ran out: the computer moved for them."])
+            self.log(f"{name}'s clock ran out at table {table.number}: the computer moved")
+            moved = (session, len(session.actions))
+            table.clocked_at = moved
+        table.clocked_at = None
+        self.changed(table)
 
     def finish(self, table: ServedTable) -> None:
         """A game is over: its log filed for each person who played it (their ``stats``

@@ -192,8 +192,8 @@ class Visitor:
         if ui is None or table is None:
             return ANSI("")
         lines = ui.board(self._width())
-        match = table.match_line()
-        return ANSI("\n".join([*lines, match] if match else lines))
+        extra = [table.match_line(), table.clock_line(self.room.now())]
+        return ANSI("\n".join([*lines, *(line for line in extra if line)]))
 
     def _width(self) -> int:
         size = self.connection._get_size()
@@ -226,7 +226,17 @@ class Visitor:
         """Show what happened elsewhere (other people's moves, the computers'), above the
         prompt, and redraw the prompt for whose turn it is."""
         while True:
-            await self._woken.wait()
+            table = self.table or self.watched
+            if table is not None and table.deadline is not None:  # a clock counts down
+                try:
+                    await asyncio.wait_for(self._woken.wait(), 1.0)
+                except TimeoutError:
+                    app = get_app_or_none()
+                    if app is not None and app.is_running:
+                        app.invalidate()  # the toolbar's clock, a second less
+                    continue
+            else:
+                await self._woken.wait()
             self._woken.clear()
             await run_in_terminal(self._catch_up)
             app = get_app_or_none()  # the prompt as it stands now, whoever's turn it is
