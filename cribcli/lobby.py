@@ -202,6 +202,8 @@ class ServedTable:
         """The match's games finished before the one at the table."""
         self.filed: list[str] = []
         """The file names the match's games were filed under, in order."""
+        self.adjourning: set[str] = set()
+        """The people who asked to adjourn the game (all of them: it is adjourned)."""
         self.deadline: float | None = None
         """With a clock: when the people the game waits for run out of time."""
         self.clocked_at: tuple[Session, int] | None = None

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import secrets
 from collections.abc import Callable
 from dataclasses import replace
+from itertools import count
 from pathlib import Path
 
 from cribcli.errors import CribbageError
@@ -36,7 +38,7 @@ from cribcli.lobby import (
     player_name,
 )
 from cribcli.players import Level
-from cribcli.record import GameInfo, match_text
+from cribcli.record import LOG_LIMIT, GameInfo, loads, match_text
 from cribcli.session import Session
 from cribcli.store import (
     Places,
@@ -51,6 +53,8 @@ from cribcli.targets import target_of
 
 META_LIMIT = 4096
 """The most bytes a table's settings file may hold."""
+ADJOURNED_LIMIT = 1000
+"""The most adjourned games the server looks through for a person's list."""
 
 
 class ServedGames:
@@ -229,6 +233,75 @@ class ServedGames:
             self.lobby.add(table)
             carried.append(table)
         return carried, problems
+
+    # --- adjourned games -----------------------------------------------------------
+
+    @property
+    def adjourned_folder(self) -> Path:
+        return self.root / "adjourned"
+
+    def adjourn(self, table: ServedTable) -> str:
+        """Everyone at the table agreed: its game (saved after every move) and its setup
+        are put away under a key of their own, and the table closes. Returns the key.
+        Raises OSError if they cannot be put away (the table plays on)."""
+        folder = self.adjourned_folder
+        folder.mkdir(parents=True, exist_ok=True)
+        stem = filed_today(f"table-{table.number}")
+        key = next(
+            f"{stem}{f'-{n}' if n > 1 else ''}"
+            for n in range(1, 10_000)
+            if not (folder / f"{stem}{f'-{n}' if n > 1 else ''}.toml").exists()
+        )
+        self._keep_setup(table)
+        os.replace(self.tables_folder / f"table-{table.number}.toml", folder / f"{key}.toml")
+        with contextlib.suppress(OSError):
+            os.replace(self._meta(table.number), folder / f"{key}.json")
+        self.lobby.close(table.number)
+        self.savers.pop(table.number, None)
+        return key
+
+    def adjourned(self, name: str) -> list[tuple[str, GameInfo, tuple[int, ...]]]:
+        """The adjourned games ``name`` sits in, oldest first: each one's key, what the
+        game is, and its scores (those that cannot be read are left out)."""
+        found = []
+        with contextlib.suppress(OSError):
+            for path in sorted(self.adjourned_folder.glob("*.toml"))[:ADJOURNED_LIMIT]:
+                with contextlib.suppress(CribbageError, ValueError, RecursionError):
+                    text = read_text(path, LOG_LIMIT, follow_links=False)
+                    log = loads(text or "")
+                    people = {s.name.lower() for s in log.info.seats if s.player == "human"}
+                    if name.lower() in people:
+                        scores = log.rounds[-1].scores if log.rounds else None
+                        found.append((path.stem, log.info, scores or (0,) * log.info.rules.sides))
+        return found
+
+    def resume(self, key: str) -> ServedTable:
+        """An adjourned game back at a table of its own (every person away until they
+        join it), saved as the tables are. Raises CribbageError if it cannot be."""
+        folder = self.adjourned_folder
+        lobby = self.lobby
+        number = next(n for n in count(1) if n not in lobby.tables and n not in lobby.reserved)
+        self.tables_folder.mkdir(parents=True, exist_ok=True)
+        path = self.tables_folder / f"table-{number}.toml"
+        try:
+            os.replace(folder / f"{key}.toml", path)
+        except OSError as error:
+            why = reason(error)
+            raise CribbageError(f"the adjourned game cannot be carried on ({why})") from None
+        with contextlib.suppress(OSError):
+            os.replace(folder / f"{key}.json", self._meta(number))
+        save = self.saver(number)
+        resumed = resume_or_set_aside(path, save, _nobody_sits)
+        if resumed.session is None:
+            lobby.reserved.add(number)
+            raise CribbageError(f"the adjourned game could not be carried on ({resumed.why})")
+        session = resumed.session
+        session.computers = computers(session.info)
+        save.text = resumed.text
+        table = ServedTable.carried_on(number, session, self._setup_of(number, session), save)
+        table.finished = self._finished_of(number, session.info.rules.sides)
+        lobby.add(table)
+        return table
 
     def finish(self, table: ServedTable) -> dict[str, str]:
         """A game is over: its log filed for each person who played it, and the table

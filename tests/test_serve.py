@@ -412,6 +412,46 @@ def test_the_clock_runs_out_and_the_computer_moves(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_a_game_is_adjourned_when_all_agree_and_resumed_when_all_are_here(
+    tmp_path: Path,
+) -> None:
+    async def main() -> None:
+        async with running(tmp_path) as server:
+            ann = await connect(server, "ann")
+            ann.type("new 2 61")
+            await ann.expect(r"Table 1 is open")
+            bob = await connect(server, "bob")
+            bob.type("join 1")
+            await ann.expect(r"Put 2 in the crib>")
+            await play_out(ann, 1)  # a move made: the game is under way
+            ann.type("adjourn")
+            await ann.expect(r"You ask to adjourn; waiting for bob to agree")
+            await bob.expect(r"ann asks to adjourn the game: `adjourn` agrees")
+            bob.type("adjourn")
+            for screen in (ann, bob):
+                await screen.expect(r"Table 1 is adjourned, its game saved")
+            ann.type("adjourned")
+            await ann.expect(r"1: ann v bob, to 61, 0-0 \(\d{4}-\d\d-\d\d-table-1\)")
+            await bob.close()
+            ann.type("resume 1")
+            await ann.expect(r"bob is not here: an adjourned game goes on when its people are")
+            bob = await connect(server, "bob")
+            ann.type("resume 1")
+            await ann.expect(r"Back at table 1\.")
+            await bob.expect(r"ann resumes your adjourned game at table 1: `join 1`")
+            bob.type("join 1")
+            await bob.expect(r"Back at table 1\.")
+            await asyncio.gather(play_out(ann), play_out(bob))
+            await ann.expect(r"(You win|bob wins)")
+
+    run(main())
+    (log,) = filed(tmp_path, "ann")
+    game = loads(log.read_text(encoding="utf-8"))
+    assert game.result is not None and verify(game) == []
+    assert not list((tmp_path / "adjourned").glob("*.toml"))
+
+
+@pytest.mark.slow
 def test_four_seats_two_people_two_computers(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path) as server:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cribcli import workers
-from cribcli.errors import printable
+from cribcli.errors import CribbageError, printable
 from cribcli.events import GameOver
 from cribcli.games import computer_action, decided_for
 from cribcli.lobby import Lobby, ServedTable
@@ -222,6 +222,65 @@ class Room:
                     visitor.tell([f"  the computer could not play ({error}): the game is saved"])
                 return
             self.changed(table)
+
+    # --- adjourning --------------------------------------------------------------------
+
+    def adjourn(self, visitor: Visitor, table: ServedTable) -> None:
+        """``visitor`` asks to adjourn ``table``'s game: once every person in it has, the
+        game is put away (``adjourned`` lists it, ``resume`` carries it on) and the table
+        closes; until then the others are asked."""
+        if table.session is None or table.session.over:
+            raise CribbageError("no game is going on at this table: nothing to adjourn")
+        seats = table.session.info.seats
+        people = {spec.name for spec in seats if spec.player == "human"}
+        table.adjourning.add(visitor.name)
+        waiting = sorted(people - table.adjourning)
+        if waiting:
+            visitor.say(f"  You ask to adjourn; waiting for {', '.join(waiting)} to agree.")
+            self.tell_table(
+                table, f"{visitor.name} asks to adjourn the game: `adjourn` agrees.", but=visitor
+            )
+            return
+        key = self.games.adjourn(table)
+        self.log(f"table {table.number} adjourned as {key} ({', '.join(sorted(people))})")
+        line = (
+            f"  Table {table.number} is adjourned, its game saved: `adjourned` lists it, "
+            "`resume` carries it on when its people are here."
+        )
+        for seated in self.at(table):
+            seated.seated = None
+            seated.tell([line])
+        for watcher in self.watching(table):
+            watcher.watching = None
+            watcher.tell([f"  Table {table.number} is adjourned."])
+        self.changed()
+
+    def resume(self, visitor: Visitor, number: int) -> None:
+        """``visitor`` carries on their adjourned game ``number`` (of :meth:`adjourned`)
+        when every person in it is here: at a table of its own, its people joining it."""
+        games = self.games.adjourned(visitor.name)
+        if not 1 <= number <= len(games):
+            raise CribbageError(f"you have no adjourned game {number}: `adjourned` lists them")
+        key, info, _ = games[number - 1]
+        here = {name.lower() for name in self.people_here()}
+        missing = [s.name for s in info.seats if s.player == "human" and s.name.lower() not in here]
+        if missing:
+            raise CribbageError(
+                f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not here: an "
+                "adjourned game goes on when its people are"
+            )
+        table = self.games.resume(key)
+        self.log(f"{visitor.name} resumes {key} at table {table.number}")
+        for spec in info.seats:
+            if spec.player == "human" and spec.name != visitor.name:
+                for other in self.named(spec.name):
+                    other.tell(
+                        [
+                            f"  {visitor.name} resumes your adjourned game at table "
+                            f"{table.number}: `join {table.number}`."
+                        ]
+                    )
+        self.drive(table.number)
 
     # --- the clock --------------------------------------------------------------------
 

@@ -447,6 +447,7 @@ class Visitor:
             ),
         )
         talk = (
+            Command("adjourn", "put the game away for another day, if all agree", lambda ui: None),
             Command("say", "say TEXT: to the players and the watchers", lambda ui: None),
             Command("tell", "tell NAME TEXT: to one person, anywhere", lambda ui: None),
             Command("mute", "mute [NAME]: what NAME says no longer reaches you", lambda ui: None),
@@ -502,6 +503,29 @@ class Visitor:
             left_out = len(warnings)
             lines.append(f"{left_out} of your games could not be read, and are left out.")
         return lines
+
+    # --- adjourned games --------------------------------------------------------------
+
+    def _adjourned(self, rest: list[str]) -> None:
+        games = self.room.games.adjourned(self.name)
+        if not games:
+            self.say("  No adjourned games: at a table, `adjourn` puts one away.")
+            return
+        for number, (key, info, scores) in enumerate(games, start=1):
+            names = " v ".join(spec.name for spec in info.seats)
+            score = "-".join(map(str, scores))
+            self.say(f"  {number}: {printable(names)}, to {info.rules.target}, {score} ({key})")
+        self.say("  `resume N` carries one on when its people are here.")
+
+    def _resume(self, rest: list[str]) -> None:
+        if len(rest) != 1 or not re.fullmatch(r"[0-9]{1,4}", rest[0]):
+            raise CribbageError("resume an adjourned game by its number, e.g. `resume 1`")
+        if self.seated is not None:
+            raise CribbageError("you sit at a table: `leave` it first")
+        self.room.resume(self, int(rest[0]))
+        table = self.room.lobby.table_of(self.name)
+        if table is not None:
+            self._sit_back(table)
 
     # --- watching -------------------------------------------------------------------
 
@@ -655,6 +679,9 @@ class Visitor:
         if word == "undo":
             self.say("  no takebacks at a served table: the others have seen the moves")
             return
+        if word == "adjourn":
+            self.room.adjourn(self, table)
+            return
         if table.taken(ui.seat) and word not in ui.commands:
             self.say("  the computer plays for you now: `sit` takes your seat back")
             return
@@ -741,10 +768,6 @@ class LobbyCommand:
     aliases: tuple[str, ...] = ()
 
 
-def _talk(visitor: Visitor, rest: list[str]) -> None:
-    """(Talking is done before any command: see :meth:`Visitor._talked`.)"""
-
-
 LOBBY = (
     LobbyCommand("new", NEW_USAGE, "open a table", Visitor._new),
     LobbyCommand("solo", "solo [easy|normal|hard]", "play the computer alone", Visitor._solo),
@@ -752,6 +775,8 @@ LOBBY = (
     LobbyCommand(
         "watch", "watch N", "watch table N (its cards laid and shows)", Visitor._watch_table
     ),
+    LobbyCommand("adjourned", "adjourned", "your adjourned games", Visitor._adjourned),
+    LobbyCommand("resume", "resume N", "carry on adjourned game N", Visitor._resume),
     LobbyCommand("say", "say TEXT", "to everyone in the lobby", lambda visitor, rest: None),
     LobbyCommand("tell", "tell NAME TEXT", "to one person, anywhere", lambda visitor, rest: None),
     LobbyCommand(
