@@ -452,6 +452,27 @@ def test_a_game_is_adjourned_when_all_agree_and_resumed_when_all_are_here(
 
 
 @pytest.mark.slow
+def test_a_finished_game_is_played_back_in_the_lobby(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with running(tmp_path) as server:
+            ann = await connect(server, "ann")
+            ann.type("new 2 61 computers 1 easy")
+            await play_out(ann)
+            ann.type("")  # Enter: the lobby
+            await ann.expect(r"Here: ann\.")
+            ann.type("replay")
+            await ann.expect(r"1: \d{4}-\d\d-\d\d-table-1: ann v Computer, \d+ - \d+")
+            ann.type("replay 1 2x")
+            await ann.expect(r"Game 1, played back \(\d+ moves\); type anything to stop\.")
+            await ann.expect(r"Round 1\. \w+ deals?\.\s+ann: (\S+ ){5}\S+\s+Computer: ")
+            await ann.expect(r"Round 2\. ")
+            ann.type("x")
+            await ann.expect(r"The replay stops there\.")
+
+    run(main())
+
+
+@pytest.mark.slow
 def test_four_seats_two_people_two_computers(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path) as server:

@@ -5,11 +5,13 @@ the prompt. The terminal it runs on is :class:`cribcli.ui.serve.ssh.Connection`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit import PromptSession
@@ -24,9 +26,12 @@ from cribcli.errors import CribbageError, printable
 from cribcli.events import Dealt
 from cribcli.lobby import NEW_USAGE, ServedTable, TableSetup, parse_setup
 from cribcli.players import Level
+from cribcli.record import LOG_LIMIT, Replay, loads, replay
 from cribcli.stats import history_of
-from cribcli.store import reason
+from cribcli.store import read_text, reason
+from cribcli.ui import PACE
 from cribcli.ui.narrate import WATCHER, Table
+from cribcli.ui.playback import moves_of
 from cribcli.ui.render import Style, stats_lines
 from cribcli.ui.repl import TOOLBAR_STYLE, CardCompleter, say
 from cribcli.ui.seat import COMMANDS, Command, SeatUI
@@ -62,6 +67,8 @@ class Visitor:
         self.name = connection.name
         self.seated: _Seated | None = None
         self.watching: _Watching | None = None
+        self.playback: asyncio.Task[None] | None = None
+        """A finished game being played back (``replay N``)."""
         self._woken = asyncio.Event()
         self._outbox: list[str] = []
         self.prompt: PromptSession[str] | None = None
@@ -120,6 +127,8 @@ class Visitor:
         finally:
             watcher.cancel()
             idle.cancel()
+            if self.playback is not None:
+                self.playback.cancel()
             room.visitors.remove(self)
             table = self.table
             if table is not None and not table.over:
@@ -141,6 +150,10 @@ class Visitor:
         watched = self.watched
         if watched is not None and watched.over and not text:  # Enter: the lobby
             self._stop_watching()
+            return True
+        if self.playback is not None and not self.playback.done():  # any line stops it
+            self.playback.cancel()
+            self.say("  The replay stops there.")
             return True
         if not text:
             return True
@@ -316,6 +329,9 @@ class Visitor:
             raise CribbageError(f"`{word[:20]}` is not a lobby command: `help` lists them")
         if command.name == "quit":
             return False
+        if command.name == "replay":  # reads logs: in a thread
+            await self._replay(rest)
+            return True
         if command.name == "stats":  # may read many logs: in a thread
             for line in await in_thread(self._stats):
                 self.say(line)
@@ -503,6 +519,60 @@ class Visitor:
             left_out = len(warnings)
             lines.append(f"{left_out} of your games could not be read, and are left out.")
         return lines
+
+    # --- recordings -------------------------------------------------------------------
+
+    async def _replay(self, rest: list[str]) -> None:
+        """``replay``: your last games, numbered; ``replay N``: game N played back as the
+        table showed it, every hand seen, a move every so often (``2x``: twice as often);
+        any line typed stops it."""
+        words = [word.lower() for word in rest]
+        speed = 2.0 if "2x" in words else 1.0
+        numbers = [word for word in words if word != "2x" and word != "1x"]
+        if len(numbers) > 1 or (numbers and not re.fullmatch(r"[0-9]{1,2}", numbers[0])):
+            raise CribbageError("replay one of your last games by its number, e.g. `replay 1`")
+        games = await in_thread(self._last_games)
+        if not games:
+            raise CribbageError("no finished games yet: `solo` plays the computer")
+        if not numbers:
+            for number, (_, line) in enumerate(games, start=1):
+                self.say(f"  {number}: {printable(line)}")
+            self.say("  `replay N` plays one back (`replay N 2x` twice as fast).")
+            return
+        number = int(numbers[0])
+        if not 1 <= number <= len(games):
+            raise CribbageError(f"there is no game {number}: `replay` lists your last games")
+        replayed = await in_thread(_replayed, games[number - 1][0])
+        info = replayed.log.info
+        names = tuple(seat.name for seat in info.seats)
+        table = Table(info.rules, names, self.style, width=self._width())
+        moves = moves_of(replayed.events, table)
+        self.say(f"Game {number}, played back ({len(moves)} moves); type anything to stop.")
+        self.playback = asyncio.create_task(self._play_back([m.lines for m in moves], speed))
+
+    async def _play_back(self, moves: list[tuple[str, ...]], speed: float) -> None:
+        for lines in moves:
+            self.tell(lines)
+            await asyncio.sleep(PACE / speed)
+        self.tell(["  The replay is over."])
+
+    def _last_games(self) -> list[tuple[Path, str]]:
+        """(In a thread.) Your last finished games, newest first: each one's file and a
+        line saying what it was."""
+        games = self.room.places(self.name).games
+        found = []
+        with contextlib.suppress(OSError):
+            paths = sorted(games.glob("*.toml"), reverse=True)[:LAST_GAMES]
+            for path in paths:
+                with contextlib.suppress(CribbageError, ValueError, RecursionError):
+                    log = loads(read_text(path, LOG_LIMIT, follow_links=False) or "")
+                    names = " v ".join(seat.name for seat in log.info.seats)
+                    result = log.result
+                    told = (
+                        f", {' - '.join(map(str, result.scores))}" if result is not None else ""
+                    )
+                    found.append((path, f"{path.stem}: {names}{told}"))
+        return found
 
     # --- adjourned games --------------------------------------------------------------
 
@@ -776,6 +846,9 @@ LOBBY = (
         "watch", "watch N", "watch table N (its cards laid and shows)", Visitor._watch_table
     ),
     LobbyCommand("adjourned", "adjourned", "your adjourned games", Visitor._adjourned),
+    LobbyCommand(
+        "replay", "replay [N] [2x]", "your last games; game N played back", lambda v, rest: None
+    ),
     LobbyCommand("resume", "resume N", "carry on adjourned game N", Visitor._resume),
     LobbyCommand("say", "say TEXT", "to everyone in the lobby", lambda visitor, rest: None),
     LobbyCommand("tell", "tell NAME TEXT", "to one person, anywhere", lambda visitor, rest: None),
@@ -843,6 +916,18 @@ class _ShortHistory(InMemoryHistory):
 
 HISTORY_KEPT = 50
 """The lines a visitor's Up recalls."""
+
+LAST_GAMES = 10
+"""The games ``replay`` lists."""
+
+
+def _replayed(path: Path) -> Replay:
+    """(In a thread.) A filed game, read and replayed through the rules."""
+    text = read_text(path, LOG_LIMIT, follow_links=False)
+    if text is None:
+        raise CribbageError("that game is no longer there")
+    return replay(loads(text))
+
 
 MUTES_LIMIT = 100
 """The most people one person may mute."""
