@@ -473,6 +473,35 @@ def test_a_finished_game_is_played_back_in_the_lobby(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_a_finished_game_rates_its_people_as_the_logs_would(tmp_path: Path) -> None:
+    """Ann's game against the hard computer moves her rating (told at once, on the
+    ladder, in her stats), and the store holds what working it out again from the filed
+    logs alone gives."""
+
+    async def main() -> None:
+        async with running(tmp_path) as server:
+            ann = await connect(server, "ann")
+            ann.type("new 2 61 computers 1 hard")
+            await play_out(ann)
+            ann.seen = 0
+            await ann.expect(r"Your rating: \d+ ±\d+\.")
+            ann.type("")
+            ann.type("top")
+            await ann.expect(r"  +1 ann +\d+ +\d+ +1  \d{4}-\d\d-\d\d")
+            await ann.expect(r"The computer's fixed marks: easy \d+, normal \d+, hard \d+\.")
+            ann.type("stats")
+            await ann.expect(r"Your rating: \d+ ±\d+ after 1 rated game")
+
+    run(main())
+    from cribcli.club import Club, filed_logs, read_logs
+
+    live = Club(tmp_path / "club.db")
+    rebuilt = Club(tmp_path / "rebuilt.db")
+    assert rebuilt.rebuild(read_logs(tmp_path, filed_logs(tmp_path / "players"))) == 1
+    assert live.standings() == rebuilt.standings() and set(live.standings()) == {"ann"}
+
+
+@pytest.mark.slow
 def test_four_seats_two_people_two_computers(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path) as server:

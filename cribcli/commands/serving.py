@@ -71,6 +71,10 @@ Examples:
     show_default=True, metavar="DAYS",
     help="With --open: forget a name that never finished a game after this many days.",
 )  # fmt: skip
+@click.option(
+    "--rebuild-ratings", is_flag=True,
+    help="Work the club's ratings out again from the filed games' logs alone, then stop.",
+)  # fmt: skip
 @data_dir_option
 def serve(
     host: str,
@@ -86,6 +90,7 @@ def serve(
     new_names_per_hour: int,
     max_names: int,
     forget_names: float,
+    rebuild_ratings: bool,
     data_dir: str | None,
 ) -> None:
     """Let people play each other over SSH: `ssh -p PORT NAME@HOST`.
@@ -106,6 +111,18 @@ def serve(
     from cribcli.errors import printable
     from cribcli.store import Places, reason
 
+    root = Places.find(data_dir).data / "server"
+    if rebuild_ratings:
+        from cribcli.club import Club, filed_logs, read_logs
+
+        try:
+            club = Club(root / "club.db")
+        except ImportError:
+            raise UsageProblem("ratings need openskill: pip install 'cribcli[serve]'") from None
+        rated = club.rebuild(read_logs(root, filed_logs(root / "players")))
+        people = len(club.standings())
+        click.echo(f"Ratings worked out again from {rated} rated games: {people} people.")
+        return
     if authorized_keys is None and not open_door:
         raise UsageProblem("say who may come in: --authorized-keys FILE, or --open for anyone")
     if authorized_keys is not None and open_door:
@@ -115,7 +132,7 @@ def serve(
     except ImportError:
         raise UsageProblem("serving needs asyncssh: pip install 'cribcli[serve]'") from None
     options = served.ServeOptions(
-        root=Places.find(data_dir).data / "server",
+        root=root,
         host=host,
         port=port,
         authorized_keys=Path(authorized_keys) if authorized_keys else None,

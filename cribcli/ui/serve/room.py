@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,10 +17,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cribcli import workers
+from cribcli.club import Club, digest_of
 from cribcli.errors import CribbageError, printable
 from cribcli.events import GameOver
 from cribcli.games import computer_action, decided_for
 from cribcli.lobby import Lobby, ServedTable
+from cribcli.record import loads
 from cribcli.served import ServedGames
 from cribcli.store import Places
 from cribcli.ui import PACE
@@ -112,6 +115,8 @@ class Room:
         """What each person may still say at once (by name in lower case)."""
         self.clocks: dict[int, asyncio.TimerHandle] = {}
         """Each clocked table's running clock."""
+        self.club = Club(options.root / "club.db")
+        """The ratings (the logs stay the truth)."""
 
     def log(self, line: str) -> None:
         """Tell the operator, with the time: who came and went, what the tables did."""
@@ -342,7 +347,11 @@ class Room:
         and ``replay`` see it), and the table closed."""
         session = table.session
         assert session is not None
+        saver = self.games.savers.get(table.number)
+        text = saver.text if saver is not None else ""
         failed = self.games.finish(table)
+        if text:
+            asyncio.get_running_loop().create_task(self._rate(table, text))
         for name, why in failed.items():
             for visitor in self.named(name):
                 visitor.tell(
@@ -369,6 +378,25 @@ class Room:
             self.games.next_game(table)
             self.log(f"table {table.number}: {table.match_line()}; the next game begins")
             self.changed(table)
+
+    async def _rate(self, table: ServedTable, text: str) -> None:
+        """A finished game rated (off the event loop), each person told their rating."""
+        try:
+            log = loads(text)
+            changed = await asyncio.to_thread(self.club.rate, log, digest_of(text))
+        except (CribbageError, OSError, sqlite3.Error) as error:
+            self.log(f"table {table.number}'s game could not be rated: {error}")
+            return
+        for standing in changed.values():
+            step = standing.history[-1]
+            before = standing.history[-2].rating if len(standing.history) > 1 else None
+            moved = "" if before is None else f" ({step.rating - before:+d})"
+            line = f"  Your rating: {standing.rating} ±{standing.uncertainty}{moved}."
+            for visitor in self.named(standing.name):
+                visitor.tell([line])
+        if changed:
+            names = ", ".join(f"{s.name} {s.rating}" for s in changed.values())
+            self.log(f"rated: {names}")
 
     def stand(self, visitor: Visitor, table: ServedTable, *, leaving: bool) -> None:
         """``visitor`` goes from ``table``: asked to (``leaving``), or its connection ended.

@@ -24,6 +24,7 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.contrib.ssh import PromptToolkitSSHSession
 from prompt_toolkit.input import create_pipe_input
 
+from cribcli.club import catch_up
 from cribcli.errors import CribbageError, UsageProblem, printable
 from cribcli.lobby import player_name
 from cribcli.store import read_text, write_atomic
@@ -523,6 +524,12 @@ async def serve(
     )
     for problem in room.carry_on():
         room.told(problem)
+    rerated = await asyncio.to_thread(catch_up, room.club, options.root)
+    if rerated:
+        room.told(
+            f"ratings worked out again from the logs ({rerated} rated games): "
+            "a game was filed but not rated"
+        )
     limits = options.limits
     server = await asyncssh.create_server(
         lambda: Gate(room, door),
@@ -588,6 +595,7 @@ async def _close_room(room: Room, door: Door, server: asyncssh.SSHAcceptor) -> N
     for task in room.drivers.values():
         task.cancel()
     room.pool.shutdown(wait=True, cancel_futures=True)
+    room.club.close()
 
 
 class Watchdog:

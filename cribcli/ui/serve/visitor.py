@@ -26,6 +26,7 @@ from cribcli.errors import CribbageError, printable
 from cribcli.events import Dealt
 from cribcli.lobby import NEW_USAGE, ServedTable, TableSetup, parse_setup
 from cribcli.players import Level
+from cribcli.ratings import anchors as anchor_marks
 from cribcli.record import LOG_LIMIT, Replay, loads, replay
 from cribcli.stats import history_of
 from cribcli.store import read_text, reason
@@ -329,6 +330,10 @@ class Visitor:
             raise CribbageError(f"`{word[:20]}` is not a lobby command: `help` lists them")
         if command.name == "quit":
             return False
+        if command.name == "top":  # reads the store: in a thread
+            for line in await in_thread(self._top):
+                self.say(line)
+            return True
         if command.name == "replay":  # reads logs: in a thread
             await self._replay(rest)
             return True
@@ -515,6 +520,15 @@ class Visitor:
             warn=warnings.append,
         )
         lines = stats_lines(total, served=True)
+        standing = self.room.club.standing(self.name)
+        if standing is not None:
+            recent = " ".join(str(step.rating) for step in standing.history[-10:])
+            lines += [
+                f"Your rating: {standing.rating} ±{standing.uncertainty} after "
+                f"{standing.games} rated game{'s' * (standing.games != 1)} "
+                f"(the computer: easy, normal and hard are fixed marks; `top` shows the ladder).",
+                f"  after each of your last games: {recent}",
+            ]
         if warnings:  # (which files, and why, is the server's business: how many is yours)
             left_out = len(warnings)
             lines.append(f"{left_out} of your games could not be read, and are left out.")
@@ -556,6 +570,23 @@ class Visitor:
             await asyncio.sleep(PACE / speed)
         self.tell(["  The replay is over."])
 
+    def _top(self) -> list[str]:
+        """(In a thread.) The ladder, its first twenty, and your place on it."""
+        rungs = self.room.club.ladder()
+        if not rungs:
+            return ["  Nobody is rated yet: every finished game rates its people."]
+        lines = [f"  {'':>3} {'name':<20} {'rating':>6} {'±':>4} {'games':>5}  last seen"]
+        mine = [r for r in rungs if r.name.lower() == self.name.lower()]
+        for rung in rungs[:TOP] + [r for r in mine if r not in rungs[:TOP]]:
+            seen = (rung.last_seen or "")[:10]
+            lines.append(
+                f"  {rung.place:>3} {printable(rung.name):<20} {rung.rating:>6} "
+                f"{rung.uncertainty:>4} {rung.games:>5}  {seen}"
+            )
+        anchors = ", ".join(f"{level} {a.rating}" for level, a in anchor_marks().items())
+        lines.append(f"  The computer's fixed marks: {anchors}.")
+        return lines
+
     def _last_games(self) -> list[tuple[Path, str]]:
         """(In a thread.) Your last finished games, newest first: each one's file and a
         line saying what it was."""
@@ -568,9 +599,7 @@ class Visitor:
                     log = loads(read_text(path, LOG_LIMIT, follow_links=False) or "")
                     names = " v ".join(seat.name for seat in log.info.seats)
                     result = log.result
-                    told = (
-                        f", {' - '.join(map(str, result.scores))}" if result is not None else ""
-                    )
+                    told = f", {' - '.join(map(str, result.scores))}" if result is not None else ""
                     found.append((path, f"{path.stem}: {names}{told}"))
         return found
 
@@ -845,6 +874,7 @@ LOBBY = (
     LobbyCommand(
         "watch", "watch N", "watch table N (its cards laid and shows)", Visitor._watch_table
     ),
+    LobbyCommand("top", "top", "the ladder: the club's ratings", lambda v, rest: None),
     LobbyCommand("adjourned", "adjourned", "your adjourned games", Visitor._adjourned),
     LobbyCommand(
         "replay", "replay [N] [2x]", "your last games; game N played back", lambda v, rest: None
@@ -917,6 +947,8 @@ class _ShortHistory(InMemoryHistory):
 HISTORY_KEPT = 50
 """The lines a visitor's Up recalls."""
 
+TOP = 20
+"""The ladder's rows ``top`` shows (and yours, if lower)."""
 LAST_GAMES = 10
 """The games ``replay`` lists."""
 

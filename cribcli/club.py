@@ -1,0 +1,257 @@
+"""The club's store for ``cribbage serve``: everyone's rating, their rating after each
+game, and the index of the games rated, in SQLite (the standard library's), in WAL mode,
+each game's changes written in one transaction.
+
+The game logs stay TOML files, and they stay the truth: the store is worked out from them
+(:mod:`cribcli.ratings`), can be worked out again from them alone (:meth:`Club.rebuild`,
+``cribbage serve --rebuild-ratings``), and as the server starts it looks for filed games
+it has not rated (a server killed between filing a game and rating it) and, if it finds
+any, works everything out again: nothing is lost, and nothing is half written, since a
+transaction is all or nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+from cribcli import ratings
+from cribcli.errors import CribbageError
+from cribcli.ratings import Rung, Standing, Step
+from cribcli.record import LOG_LIMIT, GameLog, loads
+from cribcli.store import read_text
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    digest TEXT PRIMARY KEY,      -- the SHA-256 of the log's text: a game filed twice is one
+    started TEXT
+);
+CREATE TABLE IF NOT EXISTS files (
+    path TEXT PRIMARY KEY,        -- a filed log, relative to the server's folder
+    digest TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ratings (
+    person TEXT PRIMARY KEY,      -- the name in lower case
+    name TEXT NOT NULL,           -- as the latest rated game wrote it
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL,
+    last_seen TEXT
+);
+CREATE TABLE IF NOT EXISTS history (
+    person TEXT NOT NULL,
+    number INTEGER NOT NULL,      -- 1 for the person's first rated game
+    game TEXT NOT NULL,           -- its digest
+    started TEXT,
+    place INTEGER NOT NULL,
+    sides INTEGER NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    PRIMARY KEY (person, number)
+);
+"""
+
+
+def digest_of(text: str) -> str:
+    """A game's key in the store: the SHA-256 of its log's text."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class Club:
+    """The store, open. Safe to call from several threads (one at a time)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")  # (a killed process loses nothing)
+            self.db.execute("PRAGMA busy_timeout=5000")
+            self.db.executescript(SCHEMA)
+        except sqlite3.Error as error:
+            raise CribbageError(f"cannot open the club's store {path} ({error})") from None
+        self.lock = threading.Lock()
+
+    def close(self) -> None:
+        with self.lock:
+            self.db.close()
+
+    # --- reading ----------------------------------------------------------------------
+
+    def standings(self) -> dict[str, Standing]:
+        """Everyone's standing, with their history, by :func:`ratings.person`."""
+        with self.lock:
+            return self._standings()
+
+    def _standings(self, people: Iterable[str] | None = None) -> dict[str, Standing]:
+        rows = self.db.execute(
+            "SELECT person, name, mu, sigma, games, last_seen FROM ratings"
+        ).fetchall()
+        wanted = None if people is None else set(people)
+        found: dict[str, Standing] = {}
+        for person, name, mu, sigma, games, last_seen in rows:
+            if wanted is not None and person not in wanted:
+                continue
+            steps = tuple(
+                Step(started, place, sides, step_mu, step_sigma)
+                for started, place, sides, step_mu, step_sigma in self.db.execute(
+                    "SELECT started, place, sides, mu, sigma FROM history WHERE person = ? "
+                    "ORDER BY number",
+                    (person,),
+                )
+            )
+            found[person] = Standing(name, mu, sigma, games, last_seen, steps)
+        return found
+
+    def standing(self, name: str) -> Standing | None:
+        """One person's standing, if they have played a rated game."""
+        with self.lock:
+            return self._standings([ratings.person(name)]).get(ratings.person(name))
+
+    def ladder(self) -> list[Rung]:
+        """The ladder, best first."""
+        return ratings.ladder(self.standings())
+
+    def known(self, digest: str) -> bool:
+        with self.lock:
+            found = self.db.execute("SELECT 1 FROM games WHERE digest = ?", (digest,))
+            return found.fetchone() is not None
+
+    # --- writing ----------------------------------------------------------------------
+
+    def rate(self, log: GameLog, digest: str, path: str | None = None) -> dict[str, Standing]:
+        """Rate one finished game (once, however often it is given): the people's new
+        standings, written in one transaction. Empty if it is not rated or known."""
+        with self.lock:
+            if self.db.execute("SELECT 1 FROM games WHERE digest = ?", (digest,)).fetchone():
+                return {}
+            people = [ratings.person(s.name) for s in log.info.seats if s.player == "human"]
+            changed = ratings.rate_game(log, self._standings(people))
+            with self._transaction():
+                self._write_game(digest, log, changed, path)
+            return changed
+
+    def rebuild(self, logs: Iterable[tuple[str, str, GameLog]]) -> int:
+        """Everything worked out again from ``logs`` (each its path, its digest and the log
+        read), in one transaction: the games rated in the order they started. Returns how
+        many games were rated."""
+        given = {digest: (path, log) for path, digest, log in logs}
+        order = sorted(given, key=lambda digest: (_moment(given[digest][1]), digest))
+        standings: dict[str, Standing] = {}
+        rated = 0
+        with self.lock, self._transaction():
+            for table in ("games", "files", "ratings", "history"):
+                self.db.execute(f"DELETE FROM {table}")
+            for digest in order:
+                path, log = given[digest]
+                changed = ratings.rate_game(log, standings)
+                standings.update(changed)
+                self._write_game(digest, log, changed, path)
+                rated += bool(changed)
+        return rated
+
+    def _write_game(
+        self, digest: str, log: GameLog, changed: dict[str, Standing], path: str | None
+    ) -> None:
+        db = self.db
+        db.execute("INSERT INTO games (digest, started) VALUES (?, ?)", (digest, log.info.started))
+        if path is not None:
+            db.execute("INSERT OR REPLACE INTO files (path, digest) VALUES (?, ?)", (path, digest))
+        for person, standing in changed.items():
+            db.execute(
+                "INSERT OR REPLACE INTO ratings (person, name, mu, sigma, games, last_seen) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (person, standing.name, standing.mu, standing.sigma, standing.games,
+                 standing.last_seen),
+            )  # fmt: skip
+            step = standing.history[-1]
+            db.execute(
+                "INSERT INTO history (person, number, game, started, place, sides, mu, sigma) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (person, standing.games, digest, step.started, step.place, step.sides,
+                 step.mu, step.sigma),
+            )  # fmt: skip
+
+    def file_known(self, path: str) -> bool:
+        with self.lock:
+            found = self.db.execute("SELECT 1 FROM files WHERE path = ?", (path,))
+            return found.fetchone() is not None
+
+    def note_file(self, path: str, digest: str) -> None:
+        """A filed log whose game is rated already (filed for another person too)."""
+        with self.lock, self._transaction():
+            self.db.execute(
+                "INSERT OR REPLACE INTO files (path, digest) VALUES (?, ?)", (path, digest)
+            )
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.db)
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` if anything went wrong."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def _moment(log: GameLog) -> datetime:
+    """When a game started, for the order games are rated in (one whose log does not
+    say, first; a time without a zone taken as UTC)."""
+    try:
+        moment = datetime.fromisoformat(log.info.started or "")
+    except ValueError:
+        return datetime.min.replace(tzinfo=UTC)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def filed_logs(players: Path) -> Iterator[Path]:
+    """Every filed game's log under the server's ``players/`` folder."""
+    if players.is_dir():
+        for folder in sorted(players.iterdir()):
+            games = folder / "games"
+            if folder.is_dir() and not folder.is_symlink() and games.is_dir():
+                yield from sorted(games.glob("*.toml"))
+
+
+def read_logs(root: Path, paths: Iterable[Path]) -> Iterator[tuple[str, str, GameLog]]:
+    """Each readable finished log: its path (relative to ``root``), its digest, the log."""
+    for path in paths:
+        try:
+            text = read_text(path, LOG_LIMIT, follow_links=False)
+            if text is None:
+                continue
+            log = loads(text)
+        except (CribbageError, ValueError, RecursionError, OSError):
+            continue  # (not a game the ratings can use)
+        if log.result is not None:
+            yield str(path.relative_to(root)), digest_of(text), log
+
+
+def catch_up(club: Club, root: Path) -> int:
+    """As the server starts: every filed game the store has not seen looked at; if one is
+    a finished game it has not rated, everything is worked out again from the logs
+    (a game filed but not rated when the server was killed). Returns the games rated
+    anew (0 if none was missing)."""
+    players = root / "players"
+    unseen = [p for p in filed_logs(players) if not club.file_known(str(p.relative_to(root)))]
+    missing = False
+    for relative, digest, _ in read_logs(root, unseen):
+        if club.known(digest):
+            club.note_file(relative, digest)
+        else:
+            missing = True
+    if not missing:
+        return 0
+    return club.rebuild(read_logs(root, filed_logs(players)))

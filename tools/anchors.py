@@ -1,0 +1,110 @@
+"""Measure the computer levels' anchors for the club's ratings, once.
+
+    python tools/anchors.py --games 300 --jobs 2
+
+Plays a match between each two levels (normal v easy, hard v normal, hard v easy), in
+duplicate (each deal twice, the seats swapped) to 121, each from the same seed (so the
+three pairs play the same deals), and fits the three levels' skills
+to the results with the rating model's own chance of winning
+(:func:`cribcli.ratings.fit_levels`: normal at the centre, each pair's record given half
+a game more won by each side, so that a clean sweep gives a finite gap). Writes the
+matches (games, wins of the first level, its win rate with a 95% interval, and its wins
+in each block of games, so that a test can play a block again and compare) and the
+levels' ``mu`` and display rating to ``cribcli/players/data/anchors.json``.
+Took 12 min 20 s on two cores with --games 300 (another test run sharing them; nearly
+all of it the hard computer's games).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from cribcli import ratings
+from cribcli.match import Report, Setup, run_match
+from cribcli.players import Level, measured
+
+PAIRS = (
+    (Level.NORMAL, Level.EASY),
+    (Level.HARD, Level.NORMAL),
+    (Level.HARD, Level.EASY),
+)
+"""The matches, the stronger level first."""
+BLOCK = 20
+"""Games a block (ten deals, each played twice): a test plays one again and compares."""
+
+
+def play(pair: tuple[Level, Level], games: int, seed: str, jobs: int) -> Report:
+    """A duplicate match between two levels."""
+    return run_match(
+        Setup.of((pair[0].value, pair[1].value), seed, duplicate=True), games, jobs=jobs
+    )
+
+
+def blocks(report: Report) -> list[int]:
+    """The first level's wins in each block of games (its pairs of twin games in order)."""
+    per_block = BLOCK // 2
+    return [sum(report.pairs[i : i + per_block]) for i in range(0, len(report.pairs), per_block)]
+
+
+def match_key(pair: tuple[Level, Level]) -> str:
+    return f"{pair[0]} v {pair[1]}"
+
+
+def table(reports: dict[tuple[Level, Level], Report], seed: str) -> dict[str, object]:
+    """The table as written: the matches, and the levels fitted to them."""
+    games = {report.games for report in reports.values()}
+    assert len(games) == 1
+    fitted = ratings.fit_levels(
+        {pair: (report.games, report.wins[0]) for pair, report in reports.items()}
+    )
+    matches: dict[str, object] = {}
+    for pair, report in reports.items():
+        rate, low, high = report.win_rate()
+        matches[match_key(pair)] = {
+            "games": report.games,
+            "wins": report.wins[0],
+            "win rate": round(rate, 4),
+            "95% interval": [round(low, 4), round(high, 4)],
+            "blocks": blocks(report),
+        }
+    levels = {
+        str(level): {
+            "mu": round(mu, 2),
+            "rating": ratings.rating_of(round(mu, 2), ratings.ANCHOR_SIGMA),
+        }
+        for level, mu in sorted(fitted.items(), key=lambda item: item[1])
+    }
+    return {
+        "about": "the computer levels' fixed ratings for the club's ladder, fitted to "
+        "duplicate matches between them to 121",
+        "made_by": f"python tools/anchors.py --games {games.pop()} --seed {seed}",
+        "matches": matches,
+        "levels": levels,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=300, help=f"each match: a multiple of {BLOCK}")
+    parser.add_argument("--seed", default="anchors")
+    parser.add_argument("--jobs", type=int, default=2)
+    options = parser.parse_args()
+    if options.games <= 0 or options.games % BLOCK:
+        parser.error(f"--games: a multiple of {BLOCK}")
+    began = time.monotonic()
+    reports: dict[tuple[Level, Level], Report] = {}
+    for pair in PAIRS:
+        reports[pair] = play(pair, options.games, options.seed, options.jobs)
+        elapsed = time.monotonic() - began
+        print(
+            f"{match_key(pair)}: {reports[pair].wins[0]} of {options.games} won ({elapsed:.0f} s)",
+            file=sys.stderr,
+        )
+    print(measured.write(ratings.ANCHORS, table(reports, options.seed)))
+    print(f"took {time.monotonic() - began:.0f} s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
