@@ -17,6 +17,12 @@ Examples:
 """
 
 
+MOST_CONNECTIONS = 250
+"""The most connections one server takes: each holds three file descriptors (its socket
+and its editor's key pipe), and the line editor watches them with select(), which stops
+at descriptor 1024 (docs/serve.md)."""
+
+
 @click.command(epilog=SERVE_EXAMPLES)
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option(
@@ -35,8 +41,8 @@ Examples:
     help="Let anyone in, under the name they give (a name keeps its first key).",
 )
 @click.option(
-    "--max-connections", type=click.IntRange(1), default=100, show_default=True,
-    help="Connections at once, in all.",
+    "--max-connections", type=click.IntRange(1, MOST_CONNECTIONS), default=100,
+    show_default=True, help=f"Connections at once, in all (at most {MOST_CONNECTIONS}).",
 )  # fmt: skip
 @click.option(
     "--per-key", type=click.IntRange(1), default=3, show_default=True,
