@@ -668,6 +668,8 @@ class View:
 
 def view(state: State, seat: int) -> View:
     """What ``seat`` may know of ``state``."""
+    if not 0 <= seat < state.rules.players:
+        raise ValueError(f"there is no seat {seat}: a view is a seat's")
     thrown = state.discards[seat]
     return View(
         seat=seat,

@@ -222,8 +222,9 @@ def game_info(new: NewGame, places: Places) -> GameInfo:
     if settings.get("level") != level:
         with contextlib.suppress(OSError):
             save_settings(places.settings, {**settings, "level": str(level)})
-    # 128 random bits: the digest shown before the first card gives nothing away
-    seed = new.seed if new.seed is not None else int.from_bytes(os.urandom(16), "big")
+    # 128 random bits, as hexadecimal text (a TOML reader need not hold a number that big):
+    # the digest shown before the first card gives nothing away
+    seed = new.seed if new.seed is not None else os.urandom(16).hex()
     rules = Rules(
         players=new.players,
         target=target_of(new.short),

@@ -137,6 +137,8 @@ def parse_setup(words: list[str]) -> TableSetup:
             setup = replace(setup, away=60 * (_minutes(rest.pop(0)) or 0.0))
         else:
             raise CribbageError(f"`{word[:20]}` is not something a table has: {NEW_USAGE}")
+    if setup.best_of > 1 and setup.players == 3:
+        raise CribbageError("a match is between two sides: two players, or four as partners")
     if not 0 <= setup.computers < setup.players:
         raise CribbageError(f"a table of {setup.players} has 0 to {setup.players - 1} computers")
     return setup
@@ -323,7 +325,7 @@ class ServedTable:
         """Whether every seat is taken and the game can begin."""
         return not self.started and None not in self.people
 
-    def start(self, seed: int, started: str) -> Session:
+    def start(self, seed: int | str, started: str) -> Session:
         """Begin the game (every seat taken): its log saved at once."""
         names = [name for name in self.people if name is not None]
         robots = [
@@ -332,12 +334,13 @@ class ServedTable:
         ]
         return self._begin(tuple(Seat(name) for name in names) + tuple(robots), seed, started)
 
-    def next_game(self, seed: int, started: str) -> Session:
+    def next_game(self, seed: int | str, started: str) -> Session:
         """The match's next game, the game at the table over: the same seats (a person
         the computer played for takes the seat again), the first deal to the loser of the
         last game with two players (ACC rule 1.5), cut for with three or four."""
         assert self.session is not None and self.session.over and not self.over
         self.finished = self.outcomes()
+        self.adjourning = set()  # (an ask to adjourn was for the last game)
         seats = tuple(
             replace(spec, level=None, taken=None, returned=None) if spec.player == "human" else spec
             for spec in self.session.info.seats
@@ -346,7 +349,11 @@ class ServedTable:
         return self._begin(seats, seed, started, first_dealer=loser)
 
     def _begin(
-        self, seats: tuple[Seat, ...], seed: int, started: str, first_dealer: int | None = None
+        self,
+        seats: tuple[Seat, ...],
+        seed: int | str,
+        started: str,
+        first_dealer: int | None = None,
     ) -> Session:
         game = len(self.finished) + 1
         label = f"served table {self.number}"

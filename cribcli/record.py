@@ -902,7 +902,7 @@ def match_text(
                 "skunks": list(game.skunks),
                 "game_points": list(game.game_points()),
             }
-            for file, game in zip(files, games, strict=False)
+            for file, game in zip(files, games, strict=True)
         ],
         "wins": wins,
         "game_points": points,

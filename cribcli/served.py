@@ -187,12 +187,12 @@ class ServedGames:
         """Every seat is taken: the game begins, saved at once, with its setup kept."""
         self.tables_folder.mkdir(parents=True, exist_ok=True)
         self._keep_setup(table)
-        return table.start(secrets.randbits(128), started_now())
+        return table.start(secrets.token_hex(16), started_now())
 
     def next_game(self, table: ServedTable) -> Session:
         """A match's game is over and filed, the match not decided: the next begins (the
         games so far kept with the table's setup, for a restart)."""
-        session = table.next_game(secrets.randbits(128), started_now())
+        session = table.next_game(secrets.token_hex(16), started_now())
         self._keep_setup(table)
         return session
 
@@ -229,7 +229,7 @@ class ServedGames:
             session.computers = computers(session.info)
             save.text = resumed.text
             table = ServedTable.carried_on(number, session, self._setup_of(number, session), save)
-            table.finished = self._finished_of(number, session.info.rules.sides)
+            table.finished, table.filed = self._match_of(number, session.info.rules.sides)
             self.lobby.add(table)
             carried.append(table)
         return carried, problems
@@ -246,16 +246,16 @@ class ServedGames:
         Raises OSError if they cannot be put away (the table plays on)."""
         folder = self.adjourned_folder
         folder.mkdir(parents=True, exist_ok=True)
-        stem = filed_today(f"table-{table.number}")
-        key = next(
-            f"{stem}{f'-{n}' if n > 1 else ''}"
-            for n in range(1, 10_000)
-            if not (folder / f"{stem}{f'-{n}' if n > 1 else ''}.toml").exists()
-        )
+        key = f"{filed_today(f'table-{table.number}')}-{secrets.token_hex(4)}"
         self._keep_setup(table)
-        os.replace(self.tables_folder / f"table-{table.number}.toml", folder / f"{key}.toml")
+        saver = self.savers[table.number]
+        write_atomic(folder / f"{key}.toml", saver.text)  # (the latest, whatever the saves did)
         with contextlib.suppress(OSError):
             os.replace(self._meta(table.number), folder / f"{key}.json")
+        with contextlib.suppress(OSError):
+            (self.tables_folder / f"table-{table.number}.toml").unlink()
+        assert table.session is not None
+        table.session.save_to(None)  # a move still on its way is saved nowhere
         self.lobby.close(table.number)
         self.savers.pop(table.number, None)
         return key
@@ -271,11 +271,12 @@ class ServedGames:
                     log = loads(text or "")
                     people = {s.name.lower() for s in log.info.seats if s.player == "human"}
                     if name.lower() in people:
-                        scores = log.rounds[-1].scores if log.rounds else None
-                        found.append((path.stem, log.info, scores or (0,) * log.info.rules.sides))
+                        scored = [r.scores for r in log.rounds if r.scores is not None]
+                        scores = scored[-1] if scored else (0,) * log.info.rules.sides
+                        found.append((path.stem, log.info, scores))
         return found
 
-    def resume(self, key: str) -> ServedTable:
+    def resume(self, key: str, now: float) -> ServedTable:
         """An adjourned game back at a table of its own (every person away until they
         join it), saved as the tables are. Raises CribbageError if it cannot be."""
         folder = self.adjourned_folder
@@ -299,7 +300,8 @@ class ServedGames:
         session.computers = computers(session.info)
         save.text = resumed.text
         table = ServedTable.carried_on(number, session, self._setup_of(number, session), save)
-        table.finished = self._finished_of(number, session.info.rules.sides)
+        table.finished, table.filed = self._match_of(number, session.info.rules.sides)
+        table.away = dict.fromkeys(table.human_seats(), now)  # away from now, not before
         lobby.add(table)
         return table
 
@@ -324,6 +326,9 @@ class ServedGames:
         if table.setup.best_of > 1:
             table.filed.append(paths[0].name if paths else f"{name}.toml")
         if not table.over:  # a match goes on: the next game is saved over this one
+            if failed:  # so this one is kept aside, for the operator to file by hand
+                with contextlib.suppress(OSError):
+                    write_atomic(self.tables_folder / f"unfiled-{name}.toml", text)
             return failed
         if table.setup.best_of > 1:
             self._file_match(table, failed)
@@ -331,6 +336,8 @@ class ServedGames:
             with contextlib.suppress(OSError):
                 (self.tables_folder / f"table-{table.number}.toml").unlink()
                 self._meta(table.number).unlink()
+        else:  # the save stays, to be filed at the next start: its number is not given
+            self.lobby.reserved.add(table.number)
         self.lobby.close(table.number)
         self.savers.pop(table.number, None)
         return failed
@@ -369,6 +376,7 @@ class ServedGames:
                     {"winner": o.winner, "scores": list(o.scores), "skunks": list(o.skunks)}
                     for o in table.finished
                 ],
+                "filed": table.filed,
             }
             write_atomic(self._meta(table.number), json.dumps(meta))
 
@@ -398,11 +406,14 @@ class ServedGames:
                 setup = replace(setup, best_of=meta["best_of"])
         return setup
 
-    def _finished_of(self, number: int, sides: int) -> list[GameOutcome]:
-        """A carried-on match's games finished before the one saved (none if unreadable)."""
+    def _match_of(self, number: int, sides: int) -> tuple[list[GameOutcome], list[str]]:
+        """A carried-on match's games finished before the one saved, and the files they
+        were filed as (none if unreadable, or if they do not pair up)."""
         found: list[GameOutcome] = []
+        files: list[str] = []
         with contextlib.suppress(CribbageError, ValueError, TypeError, AttributeError):
             meta = json.loads(read_text(self._meta(number), META_LIMIT) or "{}")
+            files = [f for f in meta.get("filed", [])[:7] if isinstance(f, str) and len(f) < 100]
             for game in meta.get("finished", [])[:7]:
                 winner, scores, skunks = game["winner"], game["scores"], game["skunks"]
                 if (
@@ -413,7 +424,9 @@ class ServedGames:
                     and all(x in ("", "skunk", "double skunk") for x in skunks)
                 ):
                     found.append(GameOutcome(winner, tuple(scores), tuple(skunks)))
-        return found
+        if len(files) != len(found):
+            files = [f"game {n + 1}" for n in range(len(found))]
+        return found, files
 
 
 def _nobody_sits(info: GameInfo) -> str | None:

@@ -130,6 +130,10 @@ class Session:
         assert replayed.state is not None
         return cls(log.info, replayed.state, replayed.events, computers, save, replayed.actions)
 
+    def save_to(self, save: Callable[[str], None] | None) -> None:
+        """From now on, save with ``save`` (None: nowhere; the game was put away)."""
+        self._save = save
+
     def save(self) -> None:
         """Hand the whole log to the saver."""
         if self._save:

@@ -543,6 +543,16 @@ def test_what_an_engine_abandons_is_reaped_as_the_game_goes(cribbage: Run, tmp_p
     assert report["games"] == 2 and report["forfeits"] == [0, 0]
 
 
+@pytest.mark.skipif(engines.sandbox_missing() is not None, reason="needs bubblewrap")
+def test_a_log_folder_an_engine_must_see_is_refused_with_a_sandbox(
+    cribbage: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the engines run here: the logs may not go here
+    refused = cribbage("match", "easy", BOT, "--sandbox", "--log-dir", ".", "--games", "2")
+    assert refused.status == 2 and "--log-dir must be a folder of its own" in refused.err
+    assert not list(tmp_path.glob("game-*.toml"))
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(engines.sandbox_missing() is not None, reason="needs bubblewrap")
 def test_a_sandboxed_engine_cannot_read_the_match_s_logs(cribbage: Run, tmp_path: Path) -> None:

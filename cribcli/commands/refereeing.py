@@ -99,6 +99,17 @@ def match(
         if (missing := sandbox_missing()) is not None:
             raise UsageProblem(missing)
     hidden = (os.path.realpath(log_dir),) if log_dir and sandbox else ()
+    if hidden:
+        from cribcli.protocol.referee import EngineCommand, hidden_in_sight
+
+        for player in (first, second):
+            command = EngineCommand.parse(player)
+            seen = hidden_in_sight(command.argv, hidden) if command is not None else None
+            if seen is not None:
+                raise UsageProblem(
+                    f"with --sandbox, --log-dir must be a folder of its own: {seen}, which "
+                    "an engine must see, is in it (the logs show the deals)"
+                )
     setup = Setup.of((first, second), seed, target_of(short), duplicate, move_time, sandbox, hidden)
     report = Report.of(setup)
     stopped: Stopped | KeyboardInterrupt | None = None

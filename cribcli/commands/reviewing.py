@@ -13,7 +13,7 @@ import click
 
 from cribcli.cli import UserError
 from cribcli.commands.options import data_dir_option, style_options
-from cribcli.errors import CribbageError, Exit, UsageProblem
+from cribcli.errors import CribbageError, Exit, UsageProblem, printable
 
 if TYPE_CHECKING:
     from cribcli.games import OpenedLog
@@ -246,8 +246,8 @@ def verify(log: str | None, last: bool, data_dir: str | None, as_json: bool) -> 
             things = f"{many} thing{'s' if many != 1 else ''}"
             click.echo(f"Not fair: {things} differ from the seed's deal.")
             for line in found_differences:
-                click.echo(f"  {line}")
-        click.echo(f"Seed:   {info.seed}")
+                click.echo(f"  {printable(line)}")  # (names and cards come from the log)
+        click.echo(f"Seed:   {printable(str(info.seed))}")
         promised = "" if info.commitment else " (an older log: no promise was recorded)"
         click.echo(f"Digest: {info.commitment or digest}{promised}")
     if found_differences:

@@ -165,6 +165,16 @@ def sandboxed(argv: Sequence[str], hidden: Sequence[str] = ()) -> list[str]:
     ]  # fmt: skip
 
 
+def hidden_in_sight(argv: Sequence[str], hidden: Sequence[str]) -> str | None:
+    """A folder the engine ``argv`` must see (where it runs, its program's) that lies in
+    a ``hidden`` one, which it would then see too; None if there is none."""
+    covered = [os.path.realpath(folder) for folder in hidden]
+    for folder in _seen_folders(argv):
+        if any(folder == c or folder.startswith(c + os.sep) for c in covered):
+            return folder
+    return None
+
+
 def _seen_folders(argv: Sequence[str]) -> list[str]:
     """The folders an engine needs to see: where it runs, and those of its program (found
     on the PATH) and of any file its command names."""

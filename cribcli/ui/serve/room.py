@@ -7,6 +7,7 @@ process so that no table waits for another's search. Its games on disk are
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import os
 import sqlite3
 import time
@@ -28,8 +29,10 @@ from cribcli.store import Places
 from cribcli.ui import PACE
 from cribcli.ui.render import seed_line
 from cribcli.ui.serve.guard import OUTPUT_LIMIT, Bucket
-from cribcli.ui.serve.share import CPU_A_SECOND, CPU_AT_ONCE
+from cribcli.ui.serve.share import CPU_A_SECOND, CPU_AT_ONCE, Share
 
+ADJOURNED_EACH = 20
+"""The most adjourned games one person may have."""
 TALK_A_SECOND = 0.5
 """Things a person may say (`say`, `tell`) a second, on average."""
 TALK_AT_ONCE = 5
@@ -113,6 +116,8 @@ class Room:
         """Whom each person (by name in lower case) has muted, while the server runs."""
         self.talk: dict[str, Bucket] = {}
         """What each person may still say at once (by name in lower case)."""
+        self.shares: dict[str, Share] = {}
+        """Each person's share of the CPU (by name in lower case)."""
         self.clocks: dict[int, asyncio.TimerHandle] = {}
         """Each clocked table's running clock."""
         self.club = Club(options.root / "club.db")
@@ -160,6 +165,35 @@ class Room:
         """The visitors watching ``table``."""
         return [v for v in self.visitors if v.watched is table]
 
+    def kept_apart(self, speaker: str, hearer: str) -> str | None:
+        """Why what ``speaker`` says privately may not reach ``hearer`` now (None: it
+        may), by person, whatever connections they use: a watcher of a game that runs
+        does not reach its players (a watcher sees the shows), and players of one game
+        that runs talk only where the whole table hears (partners hold cards in common)."""
+        for visitor in self.named(speaker):
+            table = visitor.watched
+            running = table is not None and table.started and not table.over
+            if running and table is not None and table.seat_of(hearer) is not None:
+                return f"{hearer} plays at the table you watch: not while the game runs"
+        mine = self.lobby.table_of(speaker)
+        if mine is not None and mine.started and mine is self.lobby.table_of(hearer):
+            return f"{hearer} plays at your table: `say` there, and the whole table hears"
+        return None
+
+    def share_of(self, name: str) -> Share:
+        """A person's share of the server's CPU, whatever connections they use: over it,
+        every one of them is closed."""
+        key = name.lower()
+        if key not in self.shares:
+
+            def over() -> None:
+                self.log(f"{name} used more of the server than anyone may: closed")
+                for visitor in self.named(name):
+                    visitor.connection.close("using more of the server than anyone may")
+
+            self.shares[key] = Share(over, self.limits.cpu, self.limits.cpu_at_once)
+        return self.shares[key]
+
     def muted(self, listener: str, speaker: str) -> bool:
         """Whether ``listener`` has muted ``speaker`` (names, whatever their case)."""
         return speaker.lower() in self.mutes.get(listener.lower(), set())
@@ -193,7 +227,10 @@ class Room:
         """Make sure table ``number``'s computers play when the game waits for them."""
         task = self.drivers.get(number)
         if task is None or task.done():
-            self.drivers[number] = asyncio.get_running_loop().create_task(self._drive(number))
+            self.drivers[number] = asyncio.get_running_loop().create_task(
+                self._drive(number),
+                context=contextvars.Context(),  # (the room's: nobody's)
+            )
 
     async def _drive(self, number: int) -> None:
         while True:
@@ -209,6 +246,8 @@ class Room:
             if session.computer_to_act() is None:
                 return
             await asyncio.sleep(self.options.pace)  # (meanwhile a person may act, or sit)
+            if self.lobby.tables.get(number) is not table:
+                return  # adjourned (or closed) meanwhile
             seat = session.computer_to_act()
             if seat is None or table.session is not session:
                 continue
@@ -219,6 +258,8 @@ class Room:
                     self.pool, computer_action, session.info, state, seat
                 )
                 action = await decided
+                if self.lobby.tables.get(number) is not table:
+                    return  # adjourned (or closed) meanwhile
                 if session.state is not state or seat not in session.computers:
                     continue  # a person acted meanwhile, or took the seat back
                 session.act(action)
@@ -238,6 +279,15 @@ class Room:
             raise CribbageError("no game is going on at this table: nothing to adjourn")
         seats = table.session.info.seats
         people = {spec.name for spec in seats if spec.player == "human"}
+        if len(people) < 2:
+            raise CribbageError(
+                "a game against the computer waits for you anyway: `leave` it and `join` "
+                "it again (it is not adjourned, so it is rated when it ends)"
+            )
+        if len(self.games.adjourned(visitor.name)) >= ADJOURNED_EACH:
+            raise CribbageError(
+                f"you have {ADJOURNED_EACH} adjourned games: finish one (`resume`) first"
+            )
         table.adjourning.add(visitor.name)
         waiting = sorted(people - table.adjourning)
         if waiting:
@@ -246,6 +296,9 @@ class Room:
                 table, f"{visitor.name} asks to adjourn the game: `adjourn` agrees.", but=visitor
             )
             return
+        for task in (self.drivers.pop(table.number, None), self.clocks.pop(table.number, None)):
+            if task is not None:
+                task.cancel()  # a computer's move or a clock on its way stops here
         key = self.games.adjourn(table)
         self.log(f"table {table.number} adjourned as {key} ({', '.join(sorted(people))})")
         line = (
@@ -260,13 +313,22 @@ class Room:
             watcher.tell([f"  Table {table.number} is adjourned."])
         self.changed()
 
-    def resume(self, visitor: Visitor, number: int) -> None:
+    def resume(self, visitor: Visitor, number: int) -> ServedTable:
         """``visitor`` carries on their adjourned game ``number`` (of :meth:`adjourned`)
         when every person in it is here: at a table of its own, its people joining it."""
         games = self.games.adjourned(visitor.name)
         if not 1 <= number <= len(games):
             raise CribbageError(f"you have no adjourned game {number}: `adjourned` lists them")
         key, info, _ = games[number - 1]
+        people = [spec.name for spec in info.seats if spec.player == "human"]
+        seated = [name for name in people if self.lobby.table_of(name) is not None]
+        if seated:
+            raise CribbageError(
+                f"{', '.join(seated)} {'has' if len(seated) == 1 else 'have'} a seat at a "
+                "table now: an adjourned game goes on when its people have none"
+            )
+        if sum(not t.deserted for t in self.lobby.tables.values()) >= self.limits.tables:
+            raise CribbageError(f"the room has {self.limits.tables} tables, as many as it may")
         here = {name.lower() for name in self.people_here()}
         missing = [s.name for s in info.seats if s.player == "human" and s.name.lower() not in here]
         if missing:
@@ -274,7 +336,7 @@ class Room:
                 f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not here: an "
                 "adjourned game goes on when its people are"
             )
-        table = self.games.resume(key)
+        table = self.games.resume(key, self.now())
         self.log(f"{visitor.name} resumes {key} at table {table.number}")
         for spec in info.seats:
             if spec.player == "human" and spec.name != visitor.name:
@@ -286,6 +348,7 @@ class Room:
                         ]
                     )
         self.drive(table.number)
+        return table
 
     # --- the clock --------------------------------------------------------------------
 
@@ -309,7 +372,7 @@ class Room:
         assert table.setup.clock is not None
         table.deadline = self.now() + table.setup.clock
         self.clocks[table.number] = asyncio.get_running_loop().call_later(
-            table.setup.clock, self._ran_out, table, moved
+            table.setup.clock, self._ran_out, table, moved, context=contextvars.Context()
         )
 
     def _ran_out(self, table: ServedTable, moved: tuple[object, int]) -> None:
@@ -331,6 +394,8 @@ class Room:
             )
             if session.state is not state or table.clocked_at != moved:
                 return  # they moved in time after all
+            if self.lobby.tables.get(table.number) is not table:
+                return  # adjourned meanwhile
             table.out_of_time(seat, action)
             name = table.names()[seat]
             self.tell_table(table, f"{name}'s clock ran out: the computer moved for them.")
@@ -351,7 +416,9 @@ class Room:
         text = saver.text if saver is not None else ""
         failed = self.games.finish(table)
         if text:
-            asyncio.get_running_loop().create_task(self._rate(table, text))
+            asyncio.get_running_loop().create_task(
+                self._rate(table, text), context=contextvars.Context()
+            )
         for name, why in failed.items():
             for visitor in self.named(name):
                 visitor.tell(

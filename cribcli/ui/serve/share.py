@@ -49,7 +49,9 @@ class Share:
     def charge(self, seconds: float, now: float) -> None:
         """``seconds`` of CPU used, at ``now`` (monotonic)."""
         self.used += seconds
-        if not self.bucket.take(seconds, now) and not self.spent:
+        if self.bucket.take(seconds, now):
+            self.spent = False  # (within its share again: told again if it goes over)
+        elif not self.spent:
             self.spent = True
             asyncio.get_running_loop().call_soon(self.over)
 
@@ -115,17 +117,15 @@ async def in_thread(work: Callable[..., T], *args: Any) -> T:
     """``work(*args)`` in a thread, as :func:`asyncio.to_thread`, its CPU charged to the
     share of the task that asked (a search holds the interpreter as the loop would)."""
     share = _SHARE.get()
-    used: list[float] = []
+    loop = asyncio.get_running_loop()
 
     def timed() -> T:
         start = time.thread_time()
         try:
             return work(*args)
-        finally:
-            used.append(time.thread_time() - start)
+        finally:  # charged however it ends, even if the connection went meanwhile
+            if share is not None:
+                used = time.thread_time() - start
+                loop.call_soon_threadsafe(share.charge, used, time.monotonic())
 
-    try:
-        return await asyncio.to_thread(timed)
-    finally:
-        if share is not None and used:
-            share.charge(used[0], time.monotonic())
+    return await asyncio.to_thread(timed)

@@ -31,7 +31,7 @@ from cribcli.store import read_text, write_atomic
 from cribcli.ui.repl import TableOutput
 from cribcli.ui.serve.guard import Flood, KeyGuard, OutputWatch
 from cribcli.ui.serve.room import Limits, Room, ServeOptions
-from cribcli.ui.serve.share import Share, charge_to, metered
+from cribcli.ui.serve.share import charge_to, metered
 from cribcli.ui.serve.visitor import Visitor
 
 KEYS_LIMIT = 1 << 20
@@ -43,6 +43,9 @@ STOP_WITHIN = 5.0
 TRIES = 10
 """Keys a client may offer in vain before it is cut off (OpenSSH's own client gives up
 after six)."""
+ASKED = 3 * TRIES
+"""Keys a client may offer at all, let in or not (each is asked about, then signed: a
+client that signs badly again and again is cut off too)."""
 
 
 def load_keys(path: Path) -> dict[str, str]:
@@ -188,6 +191,8 @@ class Gate(asyncssh.SSHServer):
         self.username: str | None = None
         self.tries = 0
         """Keys refused so far."""
+        self.asked = 0
+        """Keys offered so far, let in or not."""
         self.holding: asyncio.Task[None] | None = None
         """With --open: the name's key being written down."""
         self.refused = ""
@@ -237,6 +242,10 @@ class Gate(asyncssh.SSHServer):
     async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         """Whether ``key`` may come in under ``username`` (the files it takes are read off
         the event loop). A client refused :data:`TRIES` times is cut off."""
+        self.asked += 1
+        if self.asked > ASKED and self.conn is not None:  # (a key sent with bad signatures)
+            self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "too many tries")
+            return False
         if await self._let_in(username, key.get_fingerprint()):
             return True
         self.tries += 1
@@ -317,23 +326,32 @@ class Gate(asyncssh.SSHServer):
         """With --open: the name's key written down if it is new (its folder made), else
         the name marked as seen today (not forgotten); off the event loop."""
         try:
-            if await asyncio.to_thread(self._write_key, name):
+            held = await asyncio.to_thread(self._write_key, name)
+            if held == "new":
                 self.door.new_name(self.peer, time.monotonic())
+            elif held == "taken" and self.conn is not None:  # another key, a moment before
+                self.room.log(f"{name} from {self.peer} cut off: the name was just taken")
+                self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "taken")
         except (CribbageError, OSError):
             pass  # the name is not held to this key yet: the next login tries again
         finally:
-            self.door.claims.pop(name.lower(), None)
+            if self.door.claims.get(name.lower()) == self.fingerprint:
+                del self.door.claims[name.lower()]
 
-    def _write_key(self, name: str) -> bool:
-        """(In a thread.) Whether the name was new: its key is written down now."""
+    def _write_key(self, name: str) -> str:
+        """(In a thread.) ``new``: the name is this key's from now on, written down;
+        ``known``: it was already (marked as seen today); ``taken``: another key's."""
         room = self.room
         kept = room.games.key_file(name)
-        if read_text(kept, 4096, follow_links=False) is not None:
+        known = read_text(kept, 4096, follow_links=False)
+        if known is not None:
+            if known.strip() != self.fingerprint:
+                return "taken"
             os.utime(kept)  # seen today
-            return False
+            return "known"
         room.places(name)
         write_atomic(kept, self.fingerprint + "\n")
-        return True
+        return "new"
 
     def _no_session(self) -> None:
         """Logged in, but no terminal asked for in time: closed."""
@@ -368,12 +386,8 @@ class Connection(PromptToolkitSSHSession):
         self.visitor: Visitor | None = None
         self.last_input = time.monotonic()
         self.guard = KeyGuard(room.limits.line, room.limits.rate)
-        self.share = Share(self._over_share, room.limits.cpu, room.limits.cpu_at_once)
+        self.share = room.share_of(name)  # one a person: a new connection is no fresh start
         super().__init__(self._visit, enable_cpr=False)
-
-    def _over_share(self) -> None:
-        self.room.log(f"{self.name} used more of the server than anyone may: closed")
-        self.close("using more of the server than anyone may")
 
     async def _visit(self, session: PromptToolkitSSHSession) -> None:
         visitor = self.visitor = Visitor(self.room, self)

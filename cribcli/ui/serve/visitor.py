@@ -330,6 +330,9 @@ class Visitor:
             raise CribbageError(f"`{word[:20]}` is not a lobby command: `help` lists them")
         if command.name == "quit":
             return False
+        if command.name in ("adjourned", "resume"):  # read logs: in a thread
+            await (self._adjourned(rest) if command.name == "adjourned" else self._resume(rest))
+            return True
         if command.name == "top":  # reads the store: in a thread
             for line in await in_thread(self._top):
                 self.say(line)
@@ -364,6 +367,8 @@ class Visitor:
             raise CribbageError(f"there is no table {rest[0]}")
         if room.lobby.table_of(self.name) not in (None, table):
             raise CribbageError("you sit at another table: `leave` it first")
+        if any(v.watched is table for v in room.named(self.name)):
+            raise CribbageError(f"you watch table {table.number}: a watcher does not sit at it")
         if table.seat_of(self.name) is not None and table.started:
             self._sit_back(table)
             return
@@ -605,8 +610,8 @@ class Visitor:
 
     # --- adjourned games --------------------------------------------------------------
 
-    def _adjourned(self, rest: list[str]) -> None:
-        games = self.room.games.adjourned(self.name)
+    async def _adjourned(self, rest: list[str]) -> None:
+        games = await in_thread(self.room.games.adjourned, self.name)
         if not games:
             self.say("  No adjourned games: at a table, `adjourn` puts one away.")
             return
@@ -616,15 +621,12 @@ class Visitor:
             self.say(f"  {number}: {printable(names)}, to {info.rules.target}, {score} ({key})")
         self.say("  `resume N` carries one on when its people are here.")
 
-    def _resume(self, rest: list[str]) -> None:
+    async def _resume(self, rest: list[str]) -> None:
         if len(rest) != 1 or not re.fullmatch(r"[0-9]{1,4}", rest[0]):
             raise CribbageError("resume an adjourned game by its number, e.g. `resume 1`")
         if self.seated is not None:
             raise CribbageError("you sit at a table: `leave` it first")
-        self.room.resume(self, int(rest[0]))
-        table = self.room.lobby.table_of(self.name)
-        if table is not None:
-            self._sit_back(table)
+        self._sit_back(self.room.resume(self, int(rest[0])))
 
     # --- watching -------------------------------------------------------------------
 
@@ -714,10 +716,16 @@ class Visitor:
         said = printable(text)
         table = self.table or self.watched
         if table is None:
-            hearers = [v for v in room.visitors if v.table is None and v.watched is None]
+            hearers = [
+                v
+                for v in room.visitors
+                if v.table is None
+                and v.watched is None
+                and room.kept_apart(self.name, v.name) is None
+            ]
             where = "in the lobby"
         elif self.watched is not None and table.started and not table.over:
-            hearers = room.watching(table)
+            hearers = [v for v in room.watching(table) if table.seat_of(v.name) is None]
             where = "to the watchers"
         else:
             hearers = room.at(table) + room.watching(table)
@@ -734,13 +742,9 @@ class Visitor:
         hearers = [v for v in room.visitors if v.name.lower() == whom.lower()]
         if not hearers:
             raise CribbageError(f"nobody called `{printable(whom[:20])}` is here")
-        watched = self.watched
-        running = watched is not None and watched.started and not watched.over
-        if running and any(v.table is watched for v in hearers):
-            raise CribbageError(
-                f"{hearers[0].name} plays at the table you watch: a watcher does not talk "
-                "to a player while the game runs"
-            )
+        apart = room.kept_apart(self.name, hearers[0].name)
+        if apart is not None:
+            raise CribbageError(apart)
         said = printable(text)
         if not room.muted(hearers[0].name, self.name):
             for hearer in hearers:
@@ -875,11 +879,11 @@ LOBBY = (
         "watch", "watch N", "watch table N (its cards laid and shows)", Visitor._watch_table
     ),
     LobbyCommand("top", "top", "the ladder: the club's ratings", lambda v, rest: None),
-    LobbyCommand("adjourned", "adjourned", "your adjourned games", Visitor._adjourned),
+    LobbyCommand("adjourned", "adjourned", "your adjourned games", lambda v, rest: None),
     LobbyCommand(
         "replay", "replay [N] [2x]", "your last games; game N played back", lambda v, rest: None
     ),
-    LobbyCommand("resume", "resume N", "carry on adjourned game N", Visitor._resume),
+    LobbyCommand("resume", "resume N", "carry on adjourned game N", lambda v, rest: None),
     LobbyCommand("say", "say TEXT", "to everyone in the lobby", lambda visitor, rest: None),
     LobbyCommand("tell", "tell NAME TEXT", "to one person, anywhere", lambda visitor, rest: None),
     LobbyCommand(
