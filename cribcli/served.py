@@ -67,6 +67,8 @@ class ServedGames:
         self.warn_table = warn_table
         """What tells a table's people that its save failed (or works again)."""
         self.savers: dict[int, Saver] = {}
+        self.last_filed: list[Path] = []
+        """Where the last game finished was filed (one file for each person in it)."""
 
     @property
     def tables_folder(self) -> Path:
@@ -323,6 +325,7 @@ class ServedGames:
                 paths.append(file_finished(self.places(spec.name), name, text, session, spec.name))
             except (OSError, CribbageError) as error:
                 failed[spec.name] = reason(error) if isinstance(error, OSError) else str(error)
+        self.last_filed = paths
         if table.setup.best_of > 1:
             table.filed.append(paths[0].name if paths else f"{name}.toml")
         if not table.over:  # a match goes on: the next game is saved over this one

@@ -235,6 +235,23 @@ def test_connections_waiting_to_log_in_have_places_of_their_own(tmp_path: Path) 
     asyncio.run(main())
 
 
+def test_logins_in_parallel_count_against_a_name_s_connections(tmp_path: Path) -> None:
+    async def main() -> None:
+        room = room_at(tmp_path, limits=Limits(per_key=1))
+        door = Door({"SHA256:ann": "ann"})
+        first, second = Gate(room, door), Gate(room, door)
+        for gate in (first, second):
+            gate.connection_made(Link())  # type: ignore[arg-type]
+            gate.begin_auth("ann")
+        assert await first.validate_public_key("ann", Key("SHA256:ann"))  # type: ignore[arg-type]
+        # the first is let in but not yet logged in: the second is one too many
+        assert not await second.validate_public_key("ann", Key("SHA256:ann"))  # type: ignore[arg-type]
+        assert second.refused == "many"
+        assert await first.validate_public_key("ann", Key("SHA256:ann"))  # type: ignore[arg-type]
+
+    asyncio.run(main())
+
+
 def test_a_client_that_tries_key_after_key_is_cut_off(tmp_path: Path) -> None:
     async def main() -> None:
         room = room_at(tmp_path)

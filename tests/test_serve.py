@@ -499,6 +499,8 @@ def test_a_finished_game_rates_its_people_as_the_logs_would(tmp_path: Path) -> N
     rebuilt = Club(tmp_path / "rebuilt.db")
     assert rebuilt.rebuild(read_logs(tmp_path, filed_logs(tmp_path / "players"))) == 1
     assert live.standings() == rebuilt.standings() and set(live.standings()) == {"ann"}
+    (log,) = filed(tmp_path, "ann")  # noted as rated: the next start need not read it
+    assert live.file_known(str(log.relative_to(tmp_path)))
 
 
 @pytest.mark.slow

@@ -416,8 +416,9 @@ class Room:
         text = saver.text if saver is not None else ""
         failed = self.games.finish(table)
         if text:
+            filed = [str(path.relative_to(self.options.root)) for path in self.games.last_filed]
             asyncio.get_running_loop().create_task(
-                self._rate(table, text), context=contextvars.Context()
+                self._rate(table, text, filed), context=contextvars.Context()
             )
         for name, why in failed.items():
             for visitor in self.named(name):
@@ -446,11 +447,15 @@ class Room:
             self.log(f"table {table.number}: {table.match_line()}; the next game begins")
             self.changed(table)
 
-    async def _rate(self, table: ServedTable, text: str) -> None:
-        """A finished game rated (off the event loop), each person told their rating."""
+    async def _rate(self, table: ServedTable, text: str, filed: list[str]) -> None:
+        """A finished game rated (off the event loop), each person told their rating; the
+        files it was filed as noted, so that the next start need not read them."""
         try:
             log = loads(text)
-            changed = await asyncio.to_thread(self.club.rate, log, digest_of(text))
+            digest = digest_of(text)
+            changed = await asyncio.to_thread(self.club.rate, log, digest)
+            for path in filed:
+                await asyncio.to_thread(self.club.note_file, path, digest)
         except (CribbageError, OSError, sqlite3.Error) as error:
             self.log(f"table {table.number}'s game could not be rated: {error}")
             return

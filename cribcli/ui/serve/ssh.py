@@ -266,7 +266,8 @@ class Gate(asyncssh.SSHServer):
         except CribbageError:
             self.refused = "key"
             return False
-        here = [g for g in self.door.gates if g.authed and g.name == name]
+        # (those let in a moment ago and not yet logged in count too: logins in parallel)
+        here = [g for g in self.door.gates if g.name == name and g is not self]
         if len(here) >= room.limits.per_key:
             self.refused = "many"
             return False
