@@ -252,6 +252,22 @@ def test_logins_in_parallel_count_against_a_name_s_connections(tmp_path: Path) -
     asyncio.run(main())
 
 
+def test_new_names_given_in_parallel_count_at_once(tmp_path: Path) -> None:
+    async def main() -> None:
+        room = room_at(tmp_path, open_door=True, limits=Limits(new_names_per_hour=1))
+        door = Door({})
+        first, second = Gate(room, door), Gate(room, door)
+        for gate, name in ((first, "a1"), (second, "a2")):
+            gate.connection_made(Link())  # type: ignore[arg-type]
+            gate.begin_auth(name)
+        assert await first.validate_public_key("a1", Key("SHA256:1"))  # type: ignore[arg-type]
+        assert await first.validate_public_key("a1", Key("SHA256:1"))  # type: ignore[arg-type]
+        assert not await second.validate_public_key("a2", Key("SHA256:2"))  # type: ignore[arg-type]
+        assert second.refused == "names" and door.names == 1
+
+    asyncio.run(main())
+
+
 def test_a_client_that_tries_key_after_key_is_cut_off(tmp_path: Path) -> None:
     async def main() -> None:
         room = room_at(tmp_path)

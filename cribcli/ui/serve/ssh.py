@@ -193,6 +193,8 @@ class Gate(asyncssh.SSHServer):
         """Keys refused so far."""
         self.asked = 0
         """Keys offered so far, let in or not."""
+        self.naming = ""
+        """A new name this connection was let in under (in lower case), counted."""
         self.holding: asyncio.Task[None] | None = None
         """With --open: the name's key being written down."""
         self.refused = ""
@@ -293,9 +295,14 @@ class Gate(asyncssh.SSHServer):
         claimed = self.door.claims.get(name.lower())
         if claimed is not None:  # logged in a moment ago, its key not yet written down
             return name if claimed == fingerprint else None
-        if not self.door.may_name(self.peer, time.monotonic(), room.limits):
-            self.refused = "names"
-            return None
+        if self.naming != name.lower():  # (asked twice a key: counted once)
+            if not self.door.may_name(self.peer, time.monotonic(), room.limits):
+                self.refused = "names"
+                return None
+            # Counted now, not once the key is written: logins in parallel cannot each
+            # find room for one more new name.
+            self.door.new_name(self.peer, time.monotonic())
+            self.naming = name.lower()
         return name
 
     def auth_completed(self) -> None:
@@ -328,9 +335,7 @@ class Gate(asyncssh.SSHServer):
         the name marked as seen today (not forgotten); off the event loop."""
         try:
             held = await asyncio.to_thread(self._write_key, name)
-            if held == "new":
-                self.door.new_name(self.peer, time.monotonic())
-            elif held == "taken" and self.conn is not None:  # another key, a moment before
+            if held == "taken" and self.conn is not None:  # another key, a moment before
                 self.room.log(f"{name} from {self.peer} cut off: the name was just taken")
                 self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "taken")
         except (CribbageError, OSError):
