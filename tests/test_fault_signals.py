@@ -468,3 +468,21 @@ def test_kill_9_at_random_moments_loses_no_move(tmp_path: Path) -> None:
     assert logged_actions(logs[0]) == reference
     assert list(data.glob(".save.toml.*.tmp")) == []
     assert kills >= 10
+
+
+def test_a_process_forked_under_the_stop_handler_ends_on_the_signal() -> None:
+    """A worker forked while the program turns SIGTERM into an exception (before the
+    worker sets handlers of its own) must end on SIGTERM, not raise where nothing catches
+    it and live on: that left `match` waiting for a worker after `kill -TERM -PGID`."""
+    from cribcli.ui.signals import stopped_by_signals
+
+    with stopped_by_signals():
+        child = os.fork()
+        if child == 0:  # the child: the parent's handler, as a fork just made has
+            try:
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(30)  # (only if the signal did not end it)
+            finally:
+                os._exit(3)
+        _, status = os.waitpid(child, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM
