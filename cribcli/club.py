@@ -16,13 +16,13 @@ import hashlib
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 
 from cribcli import ratings
 from cribcli.errors import CribbageError
 from cribcli.ratings import Rung, Standing, Step
 from cribcli.record import LOG_LIMIT, GameLog, loads
+from cribcli.served import filed_logs
 from cribcli.store import read_text
 
 SCHEMA = """
@@ -141,7 +141,7 @@ class Club:
         read), in one transaction: the games rated in the order they started. Returns how
         many games were rated."""
         given = {digest: (path, log) for path, digest, log in logs}
-        order = sorted(given, key=lambda digest: (_moment(given[digest][1]), digest))
+        order = sorted(given, key=lambda digest: ratings.game_order(given[digest][1]))
         standings: dict[str, Standing] = {}
         rated = 0
         with self.lock, self._transaction():
@@ -206,25 +206,6 @@ class _Transaction:
         self.db.execute("COMMIT" if kind is None else "ROLLBACK")
 
 
-def _moment(log: GameLog) -> datetime:
-    """When a game started, for the order games are rated in (one whose log does not
-    say, first; a time without a zone taken as UTC)."""
-    try:
-        moment = datetime.fromisoformat(log.info.started or "")
-    except ValueError:
-        return datetime.min.replace(tzinfo=UTC)
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
-def filed_logs(players: Path) -> Iterator[Path]:
-    """Every filed game's log under the server's ``players/`` folder."""
-    if players.is_dir():
-        for folder in sorted(players.iterdir()):
-            games = folder / "games"
-            if folder.is_dir() and not folder.is_symlink() and games.is_dir():
-                yield from sorted(games.glob("*.toml"))
-
-
 def read_logs(root: Path, paths: Iterable[Path]) -> Iterator[tuple[str, str, GameLog]]:
     """Each readable finished log: its path (relative to ``root``), its digest, the log."""
     for path in paths:
@@ -244,8 +225,7 @@ def catch_up(club: Club, root: Path) -> int:
     a finished game it has not rated, everything is worked out again from the logs
     (a game filed but not rated when the server was killed). Returns the games rated
     anew (0 if none was missing)."""
-    players = root / "players"
-    unseen = [p for p in filed_logs(players) if not club.file_known(str(p.relative_to(root)))]
+    unseen = [p for p in filed_logs(root) if not club.file_known(str(p.relative_to(root)))]
     missing = False
     for relative, digest, _ in read_logs(root, unseen):
         if club.known(digest):
@@ -254,4 +234,4 @@ def catch_up(club: Club, root: Path) -> int:
             missing = True
     if not missing:
         return 0
-    return club.rebuild(read_logs(root, filed_logs(players)))
+    return club.rebuild(read_logs(root, filed_logs(root)))

@@ -304,7 +304,7 @@ def _moment(started: str | None) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _order(log: GameLog) -> tuple[datetime, str, str]:
+def game_order(log: GameLog) -> tuple[datetime, str, str]:
     """Games in the order they started; at the same moment, by a digest of the whole log,
     so that any order the logs come in gives one order."""
     digest = hashlib.sha256(repr(log).encode()).hexdigest()
@@ -316,7 +316,7 @@ def rebuild(logs: Iterable[GameLog]) -> dict[str, Standing]:
     order the games started (whatever order the logs come in). A game given twice (filed
     for each person who played it) counts once; games not rated are passed over."""
     ratings: dict[str, Standing] = {}
-    for log in sorted(set(logs), key=_order):
+    for log in sorted(set(logs), key=game_order):
         ratings.update(rate_game(log, ratings))
     return ratings
 

@@ -14,7 +14,7 @@ import json
 import os
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from itertools import count
 from pathlib import Path
@@ -53,6 +53,8 @@ from cribcli.targets import target_of
 
 META_LIMIT = 4096
 """The most bytes a table's settings file may hold."""
+PLAYERS = "players"
+"""The server folder's folder of people's own folders."""
 ADJOURNED_LIMIT = 1000
 """The most adjourned games the server looks through for a person's list."""
 
@@ -76,7 +78,7 @@ class ServedGames:
 
     @property
     def players_folder(self) -> Path:
-        return self.root / "players"
+        return self.root / PLAYERS
 
     def folder(self, name: str) -> Path:
         """A person's own folder: one whatever the case of the name (``ANN`` is ``ann``)."""
@@ -435,3 +437,14 @@ class ServedGames:
 def _nobody_sits(info: GameInfo) -> str | None:
     """A served table's save is carried on only if a person sits at it."""
     return None if any(spec.player == "human" for spec in info.seats) else "no person sits at it"
+
+
+def filed_logs(root: Path) -> Iterator[Path]:
+    """Every finished game's log filed in the server folder ``root``: each person's
+    games (a game of several people is filed once for each)."""
+    players = root / PLAYERS
+    if players.is_dir():
+        for folder in sorted(players.iterdir()):
+            games = Places(folder, folder, folder).games
+            if folder.is_dir() and not folder.is_symlink() and games.is_dir():
+                yield from sorted(games.glob("*.toml"))

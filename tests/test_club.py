@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 
-from cribcli.club import Club, catch_up, digest_of, filed_logs, read_logs
+from cribcli.club import Club, catch_up, digest_of, read_logs
 from cribcli.engine import Rules
 from cribcli.players import Level, computer
 from cribcli.record import GameInfo, Seat, dumps, loads
+from cribcli.served import filed_logs
 from cribcli.session import run_game
 
 pytest.importorskip("openskill")
@@ -105,7 +106,7 @@ def test_games_filed_but_never_rated_are_caught_up_as_the_server_starts(tmp_path
     assert catch_up(club, tmp_path) == 4
     assert catch_up(club, tmp_path) == 0  # every file is known now
     rebuilt = Club(tmp_path / "rebuilt.db")
-    rebuilt.rebuild(read_logs(tmp_path, filed_logs(tmp_path / "players")))
+    rebuilt.rebuild(read_logs(tmp_path, filed_logs(tmp_path)))
     assert club.standings() == rebuilt.standings()
 
 
@@ -157,5 +158,5 @@ def test_a_server_killed_at_any_moment_loses_nothing(tmp_path: Path) -> None:
         club = Club(db)
         catch_up(club, tmp_path)
         rebuilt = Club(tmp_path / f"rebuilt-{stop_after}.db")
-        rebuilt.rebuild(read_logs(tmp_path, filed_logs(tmp_path / "players")))
+        rebuilt.rebuild(read_logs(tmp_path, filed_logs(tmp_path)))
         assert club.standings() == rebuilt.standings()

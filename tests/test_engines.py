@@ -440,17 +440,15 @@ def test_a_sandbox_without_bubblewrap_says_what_to_install(
     assert result.err.count("\n") == 1 and result.out == ""
 
 
-@pytest.mark.slow
-def test_an_engine_killed_from_outside_leaves_the_game_without_a_result(tmp_path: Path) -> None:
-    """Another program (here the test) kills an engine mid-game, a program its rival
-    too: no forfeit is written against it (the rival could have done it); the game has
-    no result, and the report says so. (Against our own levels, or in a sandbox, nothing
-    else at the table could have: see the next test.)"""
+def asleep_at_the_table(
+    tmp_path: Path, move_time: int, *options: str
+) -> tuple[subprocess.Popen[str], int]:
+    """A match of the simple bot against an engine that falls asleep at its fifth
+    decision, run until it has: the referee, and the sleeping engine's process id."""
     asleep = tmp_path / "asleep"
-    logs = tmp_path / "logs"
     referee = subprocess.Popen(
         [sys.executable, "-m", "cribcli", "match", BOT, broken("sleep"), "--games", "1"]
-        + ["--move-time", "100", "--json", "--log-dir", str(logs)],
+        + ["--move-time", str(move_time), "--json", *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -464,6 +462,17 @@ def test_an_engine_killed_from_outside_leaves_the_game_without_a_result(tmp_path
         for pid, command in leftovers().items()
         if "broken.py sleep" in command and "-m cribcli" not in command  # not the referee
     ]
+    return referee, engine
+
+
+@pytest.mark.slow
+def test_an_engine_killed_from_outside_leaves_the_game_without_a_result(tmp_path: Path) -> None:
+    """Another program (here the test) kills an engine mid-game, a program its rival
+    too: no forfeit is written against it (the rival could have done it); the game has
+    no result, and the report says so. (Against our own levels, or in a sandbox, nothing
+    else at the table could have: see the next test.)"""
+    logs = tmp_path / "logs"
+    referee, engine = asleep_at_the_table(tmp_path, 100, "--log-dir", str(logs))
     os.kill(engine, signal.SIGKILL)
     out, _ = referee.communicate(timeout=60)
     report = json.loads(out)
@@ -478,24 +487,8 @@ def test_an_engine_killed_from_outside_leaves_the_game_without_a_result(tmp_path
 def test_an_engine_stopped_from_outside_leaves_the_game_without_a_result(tmp_path: Path) -> None:
     """Another program stops an engine (SIGSTOP) as it is asked, a program its rival
     too: out of time, it is not charged with the forfeit; the game has no result."""
-    asleep = tmp_path / "asleep"
-    referee = subprocess.Popen(
-        [sys.executable, "-m", "cribcli", "match", BOT, broken("sleep"), "--games", "1"]
-        + ["--move-time", "10", "--json"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, "BROKEN_ASLEEP": str(asleep)},
-    )
-    deadline = time.monotonic() + 60  # a ceiling: only a hang meets it
-    while not asleep.exists() and time.monotonic() < deadline:
-        time.sleep(0.02)
-    (engine,) = [
-        pid
-        for pid, command in leftovers().items()
-        if "broken.py sleep" in command and "-m cribcli" not in command  # not the referee
-    ]
-    os.kill(engine, signal.SIGSTOP)  # within its 10 s: the referee is still waiting
+    referee, engine = asleep_at_the_table(tmp_path, 20)
+    os.kill(engine, signal.SIGSTOP)  # within its 20 s: the referee is still waiting
     out, _ = referee.communicate(timeout=60)
     report = json.loads(out)
     assert report["forfeits"] == [0, 0] and report["voids"] == 1

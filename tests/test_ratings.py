@@ -6,13 +6,11 @@ only who sat where, the result and when the game started."""
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 import math
 from dataclasses import replace
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -32,9 +30,9 @@ from cribcli.ratings import (
     rebuild,
 )
 from cribcli.record import GameLog, Seat, loads
+from tests.test_tables import tool
 
 LOGS = Path(__file__).parent / "logs"
-TOOLS = Path(__file__).resolve().parent.parent / "tools"
 
 
 def fixture(name: str) -> GameLog:
@@ -114,14 +112,6 @@ def test_the_anchors_file_is_its_writer_s_and_its_levels_are_fitted_to_its_match
     assert set(matches) == set(itertools.combinations((Level.HARD, Level.NORMAL, Level.EASY), 2))
     for level, mu in fit_levels(matches).items():
         assert table["levels"][level] == {"mu": round(mu, 2), "rating": rating_of(round(mu, 2), 1)}
-
-
-def tool(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.slow

@@ -493,11 +493,12 @@ def test_a_finished_game_rates_its_people_as_the_logs_would(tmp_path: Path) -> N
             await ann.expect(r"Your rating: \d+ ±\d+ after 1 rated game")
 
     run(main())
-    from cribcli.club import Club, filed_logs, read_logs
+    from cribcli.club import Club, read_logs
+    from cribcli.served import filed_logs
 
     live = Club(tmp_path / "club.db")
     rebuilt = Club(tmp_path / "rebuilt.db")
-    assert rebuilt.rebuild(read_logs(tmp_path, filed_logs(tmp_path / "players"))) == 1
+    assert rebuilt.rebuild(read_logs(tmp_path, filed_logs(tmp_path))) == 1
     assert live.standings() == rebuilt.standings() and set(live.standings()) == {"ann"}
     (log,) = filed(tmp_path, "ann")  # noted as rated: the next start need not read it
     assert live.file_known(str(log.relative_to(tmp_path)))

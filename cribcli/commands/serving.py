@@ -119,13 +119,14 @@ def serve(
 
     root = Places.find(data_dir).data / "server"
     if rebuild_ratings:
-        from cribcli.club import Club, filed_logs, read_logs
+        from cribcli.club import Club, read_logs
+        from cribcli.served import filed_logs
 
         try:
             club = Club(root / "club.db")
         except ImportError:
             raise UsageProblem("ratings need openskill: pip install 'cribcli[serve]'") from None
-        rated = club.rebuild(read_logs(root, filed_logs(root / "players")))
+        rated = club.rebuild(read_logs(root, filed_logs(root)))
         people = len(club.standings())
         click.echo(f"Ratings worked out again from {rated} rated games: {people} people.")
         return

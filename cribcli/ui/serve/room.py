@@ -271,7 +271,7 @@ class Room:
 
     # --- adjourning --------------------------------------------------------------------
 
-    def adjourn(self, visitor: Visitor, table: ServedTable) -> None:
+    async def adjourn(self, visitor: Visitor, table: ServedTable) -> None:
         """``visitor`` asks to adjourn ``table``'s game: once every person in it has, the
         game is put away (``adjourned`` lists it, ``resume`` carries it on) and the table
         closes; until then the others are asked."""
@@ -284,10 +284,13 @@ class Room:
                 "a game against the computer waits for you anyway: `leave` it and `join` "
                 "it again (it is not adjourned, so it is rated when it ends)"
             )
-        if len(self.games.adjourned(visitor.name)) >= ADJOURNED_EACH:
+        kept = await asyncio.to_thread(self.games.adjourned, visitor.name)  # (reads logs)
+        if len(kept) >= ADJOURNED_EACH:
             raise CribbageError(
                 f"you have {ADJOURNED_EACH} adjourned games: finish one (`resume`) first"
             )
+        if self.lobby.tables.get(table.number) is not table or table.session.over:
+            raise CribbageError("the game is over, or adjourned already: nothing to adjourn")
         table.adjourning.add(visitor.name)
         waiting = sorted(people - table.adjourning)
         if waiting:
@@ -313,10 +316,10 @@ class Room:
             watcher.tell([f"  Table {table.number} is adjourned."])
         self.changed()
 
-    def resume(self, visitor: Visitor, number: int) -> ServedTable:
+    async def resume(self, visitor: Visitor, number: int) -> ServedTable:
         """``visitor`` carries on their adjourned game ``number`` (of :meth:`adjourned`)
         when every person in it is here: at a table of its own, its people joining it."""
-        games = self.games.adjourned(visitor.name)
+        games = await asyncio.to_thread(self.games.adjourned, visitor.name)  # (reads logs)
         if not 1 <= number <= len(games):
             raise CribbageError(f"you have no adjourned game {number}: `adjourned` lists them")
         key, info, _ = games[number - 1]
@@ -451,9 +454,8 @@ class Room:
         """A finished game rated (off the event loop), each person told their rating; the
         files it was filed as noted, so that the next start need not read them."""
         try:
-            log = loads(text)
             digest = digest_of(text)
-            changed = await asyncio.to_thread(self.club.rate, log, digest)
+            changed = await asyncio.to_thread(lambda: self.club.rate(loads(text), digest))
             for path in filed:
                 await asyncio.to_thread(self.club.note_file, path, digest)
         except (CribbageError, OSError, sqlite3.Error) as error:

@@ -358,13 +358,19 @@ class Visitor:
         level = Level(rest[0].lower()) if rest and rest[0].lower() in set(Level) else None
         self._open(TableSetup(computers=1, level=level or Level.NORMAL))
 
-    def _join(self, rest: list[str]) -> None:
-        room = self.room
+    def _table_named(self, rest: list[str], verb: str) -> ServedTable:
+        """The table ``rest`` names by its number (for ``join`` or ``watch``). Raises
+        CribbageError if it names none that plays or waits."""
         if len(rest) != 1 or not re.fullmatch(r"[0-9]{1,6}", rest[0]):
-            raise CribbageError("join a table by its number, e.g. `join 2`")
-        table = room.lobby.tables.get(int(rest[0]))
+            raise CribbageError(f"{verb} a table by its number, e.g. `{verb} 2`")
+        table = self.room.lobby.tables.get(int(rest[0]))
         if table is None or table.over:
             raise CribbageError(f"there is no table {rest[0]}")
+        return table
+
+    def _join(self, rest: list[str]) -> None:
+        room = self.room
+        table = self._table_named(rest, "join")
         if room.lobby.table_of(self.name) not in (None, table):
             raise CribbageError("you sit at another table: `leave` it first")
         if any(v.watched is table for v in room.named(self.name)):
@@ -626,17 +632,13 @@ class Visitor:
             raise CribbageError("resume an adjourned game by its number, e.g. `resume 1`")
         if self.seated is not None:
             raise CribbageError("you sit at a table: `leave` it first")
-        self._sit_back(self.room.resume(self, int(rest[0])))
+        self._sit_back(await self.room.resume(self, int(rest[0])))
 
     # --- watching -------------------------------------------------------------------
 
     def _watch_table(self, rest: list[str]) -> None:
         room = self.room
-        if len(rest) != 1 or not re.fullmatch(r"[0-9]{1,6}", rest[0]):
-            raise CribbageError("watch a table by its number, e.g. `watch 2`")
-        table = room.lobby.tables.get(int(rest[0]))
-        if table is None or table.over:
-            raise CribbageError(f"there is no table {rest[0]}")
+        table = self._table_named(rest, "watch")
         if self.seated is not None or table.seat_of(self.name) is not None:
             raise CribbageError("you sit at a table: a player does not watch (`leave` first)")
         if table.setup.private:
@@ -783,7 +785,7 @@ class Visitor:
             self.say("  no takebacks at a served table: the others have seen the moves")
             return
         if word == "adjourn":
-            self.room.adjourn(self, table)
+            await self.room.adjourn(self, table)
             return
         if table.taken(ui.seat) and word not in ui.commands:
             self.say("  the computer plays for you now: `sit` takes your seat back")
