@@ -1,6 +1,7 @@
-"""The club's store for ``cribbage serve``: everyone's rating, their rating after each
-game, and the index of the games rated, in SQLite (the standard library's), in WAL mode,
-each game's changes written in one transaction.
+"""The club's store for ``cribbage serve``: the accounts (each name, the key it belongs
+to, when it was first and last seen), everyone's rating and their rating after each game,
+the index of the games rated and of the adjourned games, in SQLite (the standard
+library's), in WAL mode, each change written in one transaction.
 
 The game logs stay TOML files, and they stay the truth: the store is worked out from them
 (:mod:`cribcli.ratings`), can be worked out again from them alone (:meth:`Club.rebuild`,
@@ -13,10 +14,13 @@ transaction is all or nothing.
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from cribcli import ratings
 from cribcli.errors import CribbageError
@@ -53,7 +57,56 @@ CREATE TABLE IF NOT EXISTS history (
     sigma REAL NOT NULL,
     PRIMARY KEY (person, number)
 );
+CREATE TABLE IF NOT EXISTS accounts (
+    person TEXT PRIMARY KEY,      -- the name in lower case
+    name TEXT NOT NULL,           -- as its person first wrote it
+    key TEXT,                     -- with --open, the key (its fingerprint) the name is held by
+    first_seen TEXT NOT NULL,     -- UTC, ISO 8601, to the second
+    last_seen TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS adjourned (
+    key TEXT PRIMARY KEY,         -- the game's files: adjourned/KEY.toml (and KEY.json)
+    adjourned TEXT NOT NULL,      -- when (UTC)
+    seed TEXT NOT NULL,           -- the game's seed: its table's save is this game
+    names TEXT NOT NULL,          -- the seats' names, a JSON list
+    people TEXT NOT NULL,         -- the people's names among them, a JSON list
+    target INTEGER NOT NULL,
+    scores TEXT NOT NULL          -- a JSON list, one score a side
+);
+CREATE TABLE IF NOT EXISTS adjourned_people (
+    key TEXT NOT NULL REFERENCES adjourned (key) ON DELETE CASCADE,
+    person TEXT NOT NULL,         -- a person in it, the name in lower case
+    PRIMARY KEY (person, key)
+);
 """
+
+Arrival = Literal["new", "known", "taken"]
+"""A name's arrival: ``new`` (held by its key from now on), ``known`` (its key's, or no
+key holds it), ``taken`` (another key's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    name: str
+    """As its person first wrote it."""
+    key: str | None
+    first_seen: str
+    last_seen: str
+
+
+@dataclass(frozen=True, slots=True)
+class AdjournedGame:
+    """An adjourned game as the lobby lists it."""
+
+    key: str
+    adjourned: str
+    seed: str
+    names: tuple[str, ...]
+    """Each seat's."""
+    people: tuple[str, ...]
+    """The people's (not the computers')."""
+    target: int
+    scores: tuple[int, ...]
 
 
 def digest_of(text: str) -> str:
@@ -72,6 +125,7 @@ class Club:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")  # (a killed process loses nothing)
             self.db.execute("PRAGMA busy_timeout=5000")
+            self.db.execute("PRAGMA foreign_keys=ON")
             self.db.executescript(SCHEMA)
         except sqlite3.Error as error:
             raise CribbageError(f"cannot open the club's store {path} ({error})") from None
@@ -188,6 +242,116 @@ class Club:
             self.db.execute(
                 "INSERT OR REPLACE INTO files (path, digest) VALUES (?, ?)", (path, digest)
             )
+
+    # --- accounts -------------------------------------------------------------------
+
+    def account(self, name: str) -> Account | None:
+        with self.lock:
+            row = self.db.execute(
+                "SELECT name, key, first_seen, last_seen FROM accounts WHERE person = ?",
+                (ratings.person(name),),
+            ).fetchone()
+        return None if row is None else Account(*row)
+
+    def arrive(self, name: str, key: str, now: str, *, claim: bool) -> Arrival:
+        """``name`` logs in with ``key`` at ``now``: its account made if new, its last
+        sight noted. With ``claim`` (``--open``), a name is held by the first key it
+        came with: another key's arrival is ``taken`` (and changes nothing)."""
+        person = ratings.person(name)
+        with self.lock, self._transaction():
+            row = self.db.execute("SELECT key FROM accounts WHERE person = ?", (person,)).fetchone()
+            if row is None:
+                self.db.execute(
+                    "INSERT INTO accounts (person, name, key, first_seen, last_seen) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (person, name, key if claim else None, now, now),
+                )
+                return "new" if claim else "known"
+            if claim and row[0] is not None and row[0] != key:
+                return "taken"
+            held = key if claim and row[0] is None else row[0]
+            self.db.execute(
+                "UPDATE accounts SET key = ?, last_seen = ? WHERE person = ?",
+                (held, now, person),
+            )
+            return "new" if claim and row[0] is None else "known"
+
+    def take_in(self, accounts: Iterable[Account]) -> int:
+        """Accounts kept as files by an older server, taken in (one already here is left
+        as it is), in one transaction. Returns how many were new."""
+        taken = 0
+        with self.lock, self._transaction():
+            for account in accounts:
+                found = self.db.execute(
+                    "INSERT OR IGNORE INTO accounts (person, name, key, first_seen, last_seen) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (ratings.person(account.name), account.name, account.key,
+                     account.first_seen, account.last_seen),
+                )  # fmt: skip
+                taken += found.rowcount
+        return taken
+
+    def accounts(self) -> int:
+        """How many names the club holds."""
+        with self.lock:
+            return int(self.db.execute("SELECT count(*) FROM accounts").fetchone()[0])
+
+    def unseen_since(self, when: str) -> list[str]:
+        """The names (in lower case) last seen before ``when``."""
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT person FROM accounts WHERE last_seen < ? ORDER BY person", (when,)
+            )
+            return [person for (person,) in rows]
+
+    def drop_account(self, name: str) -> None:
+        with self.lock, self._transaction():
+            self.db.execute("DELETE FROM accounts WHERE person = ?", (ratings.person(name),))
+
+    # --- adjourned games --------------------------------------------------------------
+
+    def adjourn(self, game: AdjournedGame) -> None:
+        """An adjourned game (its files written) noted."""
+        with self.lock, self._transaction():
+            self.db.execute(
+                "INSERT OR REPLACE INTO adjourned "
+                "(key, adjourned, seed, names, people, target, scores) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game.key, game.adjourned, game.seed, json.dumps(game.names),
+                 json.dumps(game.people), game.target, json.dumps(game.scores)),
+            )  # fmt: skip
+            for person in {ratings.person(name) for name in game.people}:
+                self.db.execute(
+                    "INSERT OR IGNORE INTO adjourned_people (key, person) VALUES (?, ?)",
+                    (game.key, person),
+                )
+
+    def adjourned(self, name: str | None = None) -> list[AdjournedGame]:
+        """The adjourned games ``name`` sits in (all, if None), oldest first."""
+        query = "SELECT key, adjourned, seed, names, people, target, scores FROM adjourned"
+        given: tuple[str, ...] = ()
+        if name is not None:
+            query += " WHERE key IN (SELECT key FROM adjourned_people WHERE person = ?)"
+            given = (ratings.person(name),)
+        with self.lock:
+            rows = self.db.execute(query + " ORDER BY adjourned, key", given).fetchall()
+        return [
+            AdjournedGame(
+                key,
+                when,
+                seed,
+                tuple(json.loads(names)),
+                tuple(json.loads(people)),
+                target,
+                tuple(json.loads(scores)),
+            )
+            for key, when, seed, names, people, target, scores in rows
+        ]
+
+    def resumed(self, key: str) -> None:
+        """An adjourned game is no longer (resumed, or its files gone)."""
+        with self.lock, self._transaction():
+            self.db.execute("DELETE FROM adjourned WHERE key = ?", (key,))
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self.db)

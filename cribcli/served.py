@@ -14,10 +14,13 @@ import json
 import os
 import re
 import secrets
+import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from datetime import UTC, datetime
 from itertools import count
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cribcli.errors import CribbageError
 from cribcli.games import (
@@ -51,21 +54,36 @@ from cribcli.store import (
 )
 from cribcli.targets import target_of
 
+if TYPE_CHECKING:
+    from cribcli.club import Account, AdjournedGame, Arrival, Club
+
 META_LIMIT = 4096
 """The most bytes a table's settings file may hold."""
 PLAYERS = "players"
 """The server folder's folder of people's own folders."""
-ADJOURNED_LIMIT = 1000
-"""The most adjourned games the server looks through for a person's list."""
+ADJOURNED_LIMIT = 10_000
+"""The most adjourned games' files the server looks through as it starts (those an older
+server left without an index)."""
+
+
+def seen_now(at: float | None = None) -> str:
+    """A moment as the club's accounts keep it: UTC, ISO 8601, to the second (now, or the
+    wall-clock time ``at``)."""
+    moment = datetime.now(UTC) if at is None else datetime.fromtimestamp(at, UTC)
+    return moment.isoformat(timespec="seconds")
 
 
 class ServedGames:
-    """The server's folder: each table's save (``tables/``), and each person's own folder
-    (``players/NAME/``: their finished games, their stats, their key under ``--open``)."""
+    """The server's folder: each table's save (``tables/``), the adjourned games
+    (``adjourned/``), and each person's own folder (``players/NAME/``: their finished games,
+    their stats); what is known of each name and each adjourned game is the ``club``'s."""
 
-    def __init__(self, root: Path, lobby: Lobby, warn_table: Callable[[int], Warn]) -> None:
+    def __init__(
+        self, root: Path, lobby: Lobby, warn_table: Callable[[int], Warn], club: Club
+    ) -> None:
         self.root = root
         self.lobby = lobby
+        self.club = club
         self.warn_table = warn_table
         """What tells a table's people that its save failed (or works again)."""
         self.savers: dict[int, Saver] = {}
@@ -107,8 +125,11 @@ class ServedGames:
         return problems
 
     def known_as(self, name: str) -> str:
-        """The name as its person first wrote it (kept in their folder's settings), or as
-        given if it is new."""
+        """The name as its person first wrote it (kept with its account, or in the
+        settings of a folder older than the accounts), or as given if it is new."""
+        account = self.club.account(name)
+        if account is not None:
+            return account.name
         kept = load_settings(self.folder(name) / "settings.toml").get("name")
         if isinstance(kept, str) and kept.lower() == name.lower():
             return kept
@@ -124,50 +145,81 @@ class ServedGames:
             save_settings(places.settings, {"name": name})
         return places
 
-    def key_file(self, name: str) -> Path:
-        """Where, with --open, the key a name belongs to is kept."""
-        return self.folder(name) / "key"
+    def arrive(self, name: str, key: str, *, claim: bool) -> Arrival:
+        """(Off the event loop.) ``name`` logged in with ``key``: noted as seen now; with
+        ``claim`` (``--open``) the name is held by the key it first came with, and a new
+        name has its folder made."""
+        arrival = self.club.arrive(name, key, seen_now(), claim=claim)
+        if arrival == "new":
+            self.places(name)
+        return arrival
+
+    def key_of(self, name: str) -> str | None:
+        """With ``--open``: the key ``name`` is held by, if any."""
+        account = self.club.account(name)
+        return None if account is None else account.key
 
     def names(self) -> int:
-        """How many names have a folder."""
+        """How many names the club holds."""
+        return self.club.accounts()
+
+    def take_in_keys(self) -> int:
+        """The names an older server kept as key files (``players/NAME/key``) taken into
+        the club's accounts, once, as the server starts (the file goes once its account
+        is written). Returns how many."""
+        found: list[tuple[Path, Account]] = []
+        from cribcli.club import Account
+
         with contextlib.suppress(OSError):
-            return sum(
-                1
-                for entry in self.players_folder.iterdir()
-                if entry.is_dir() and not entry.name.startswith(".")
-            )
-        return 0
+            for folder in sorted(self.players_folder.iterdir()):
+                key = folder / "key"
+                with contextlib.suppress(OSError, CribbageError):
+                    text = read_text(key, 4096, follow_links=False)
+                    if text is None or folder.is_symlink() or not folder.is_dir():
+                        continue
+                    kept = load_settings(folder / "settings.toml").get("name")
+                    name = kept if isinstance(kept, str) else folder.name
+                    first = seen_now(folder.stat().st_mtime)
+                    last = seen_now(key.stat().st_mtime)
+                    found.append((key, Account(player_name(name), text.strip(), first, last)))
+        taken = self.club.take_in(account for _, account in found)
+        for key, _ in found:
+            with contextlib.suppress(OSError):
+                key.unlink()
+        return taken
 
     def forget(
         self, older_than: float, now: float, keep: frozenset[str] = frozenset()
     ) -> list[str]:
         """Forget the names that never finished a game here and were last seen before
         ``older_than`` seconds ago (by ``now``, a wall-clock time), but those in ``keep``
-        (here, or seated): their folders go, if they hold only a few plain files (anything
-        else, and the name is kept). Returns the names forgotten."""
+        (here, or seated): their accounts and their folders go, if these hold only a few
+        plain files (anything else, and the name is kept). Returns the names forgotten."""
         forgotten = []
-        with contextlib.suppress(OSError):
-            for entry in list(self.players_folder.iterdir()):
-                try:
-                    if entry.name in keep or entry.is_symlink() or not entry.is_dir():
-                        continue
-                    key = entry / "key"  # touched at each login: when last seen
-                    seen = (key if key.exists() else entry).stat().st_mtime
-                    if now - seen < older_than or self._played(entry):
-                        continue
-                    inside = list(entry.iterdir())
-                    if len(inside) > 8 or not all(
-                        f.is_file() and not f.is_symlink() for f in inside
-                    ):
-                        continue
+        for name in self.club.unseen_since(seen_now(now - older_than)):
+            if name in keep:
+                continue
+            entry = self.folder(name)
+            try:
+                if entry.is_symlink() or (entry.exists() and not entry.is_dir()):
+                    continue
+                inside = list(entry.iterdir()) if entry.exists() else []
+                if (
+                    self._played(entry)
+                    or len(inside) > 8
+                    or not all(f.is_file() and not f.is_symlink() for f in inside)
+                ):
+                    continue
+                self.club.drop_account(name)  # the name is free from here
+                if inside or entry.exists():
                     gone = entry.with_name(f".forgotten-{entry.name}")  # out of reach first
                     entry.rename(gone)
                     for file in inside:
                         (gone / file.name).unlink()
                     gone.rmdir()
-                    forgotten.append(entry.name)
-                except OSError:
-                    continue  # kept for another time
+                forgotten.append(name)
+            except OSError:
+                continue  # kept for another time
         return forgotten
 
     @staticmethod
@@ -175,7 +227,7 @@ class ServedGames:
         """Whether a person's folder holds a finished game."""
         games = Places(folder, folder, folder).games
         with contextlib.suppress(OSError):
-            return games.is_dir() and any(games.iterdir())
+            return games.exists() and (not games.is_dir() or any(games.iterdir()))
         return True  # unreadable: kept
 
     def saver(self, number: int) -> Saver:
@@ -206,6 +258,7 @@ class ServedGames:
         to a new table)."""
         carried: list[ServedTable] = []
         problems: list[str] = []
+        adjourned = self._settle_adjourned()
         folder = self.tables_folder
         if not folder.is_dir():
             return carried, problems
@@ -230,6 +283,13 @@ class ServedGames:
                     )
                 continue
             session = resumed.session
+            if str(session.info.seed) in adjourned:  # adjourned as the server was killed
+                session.save_to(None)
+                for done in (path, self._meta(number)):
+                    with contextlib.suppress(OSError):
+                        done.unlink()
+                self.savers.pop(number, None)
+                continue
             session.computers = computers(session.info)
             save.text = resumed.text
             table = ServedTable.carried_on(number, session, self._setup_of(number, session), save)
@@ -247,38 +307,108 @@ class ServedGames:
     def adjourn(self, table: ServedTable) -> str:
         """Everyone at the table agreed: its game (saved after every move) and its setup
         are put away under a key of their own, and the table closes. Returns the key.
-        Raises OSError if they cannot be put away (the table plays on)."""
+        Raises OSError or sqlite3.Error if they cannot be put away (the table plays on).
+
+        The club's index is the moment it is done: the files are copied first, the
+        game noted in the index, then the table's save goes. Killed before the index,
+        the table plays on at the next start (the copies are dropped); after it, the
+        table's save is dropped then (:meth:`_settle_adjourned`)."""
+        from cribcli.club import AdjournedGame
+
         folder = self.adjourned_folder
         folder.mkdir(parents=True, exist_ok=True)
         key = f"{filed_today(f'table-{table.number}')}-{secrets.token_hex(4)}"
         self._keep_setup(table)
         saver = self.savers[table.number]
+        session = table.session
+        assert session is not None
         write_atomic(folder / f"{key}.toml", saver.text)  # (the latest, whatever the saves did)
-        with contextlib.suppress(OSError):
-            os.replace(self._meta(table.number), folder / f"{key}.json")
-        with contextlib.suppress(OSError):
-            (self.tables_folder / f"table-{table.number}.toml").unlink()
-        assert table.session is not None
-        table.session.save_to(None)  # a move still on its way is saved nowhere
+        with contextlib.suppress(OSError, CribbageError):
+            meta = read_text(self._meta(table.number), META_LIMIT, follow_links=False)
+            if meta is not None:
+                write_atomic(folder / f"{key}.json", meta)
+        seats = session.info.seats
+        game = AdjournedGame(
+            key,
+            seen_now(),
+            str(session.info.seed),
+            tuple(table.names()),
+            tuple(spec.name for spec in seats if spec.player == "human"),
+            session.info.rules.target,
+            tuple(session.state.scores),
+        )
+        try:
+            self.club.adjourn(game)
+        except BaseException:
+            for suffix in (".toml", ".json"):
+                with contextlib.suppress(OSError):
+                    (folder / f"{key}{suffix}").unlink()
+            raise
+        for path in (self.tables_folder / f"table-{table.number}.toml", self._meta(table.number)):
+            with contextlib.suppress(OSError):
+                path.unlink()
+        session.save_to(None)  # a move still on its way is saved nowhere
         self.lobby.close(table.number)
         self.savers.pop(table.number, None)
         return key
 
-    def adjourned(self, name: str) -> list[tuple[str, GameInfo, tuple[int, ...]]]:
-        """The adjourned games ``name`` sits in, oldest first: each one's key, what the
-        game is, and its scores (those that cannot be read are left out)."""
-        found = []
-        with contextlib.suppress(OSError):
-            for path in sorted(self.adjourned_folder.glob("*.toml"))[:ADJOURNED_LIMIT]:
-                with contextlib.suppress(CribbageError, ValueError, RecursionError):
-                    text = read_text(path, LOG_LIMIT, follow_links=False)
-                    log = loads(text or "")
-                    people = {s.name.lower() for s in log.info.seats if s.player == "human"}
-                    if name.lower() in people:
-                        scored = [r.scores for r in log.rounds if r.scores is not None]
-                        scores = scored[-1] if scored else (0,) * log.info.rules.sides
-                        found.append((path.stem, log.info, scores))
-        return found
+    def adjourned(self, name: str) -> list[AdjournedGame]:
+        """The adjourned games ``name`` sits in, oldest first (from the club's index)."""
+        return self.club.adjourned(name)
+
+    def _settle_adjourned(self) -> set[str]:
+        """As the server starts: the index of adjourned games and their files agree. A
+        game indexed whose file is gone is dropped from the index (resumed as the server
+        was killed); a file not indexed is dropped if its table's save is there (its
+        adjournment never finished), else indexed (an older server's). Returns the seeds
+        of the games adjourned, whose tables' saves are not carried on."""
+        from cribcli.club import AdjournedGame
+
+        folder = self.adjourned_folder
+        indexed = {game.key: game for game in self.club.adjourned()}
+        for key in indexed:
+            if not (folder / f"{key}.toml").exists():
+                self.club.resumed(key)
+        seeds = {g.seed for g in indexed.values() if (folder / f"{g.key}.toml").exists()}
+        if not folder.is_dir():
+            return seeds
+        tables: set[str] | None = None  # (read only if a file is not indexed)
+        for path in sorted(folder.glob("*.toml"))[:ADJOURNED_LIMIT]:
+            if path.stem in indexed:
+                continue
+            with contextlib.suppress(CribbageError, ValueError, RecursionError, OSError):
+                log = loads(read_text(path, LOG_LIMIT, follow_links=False) or "")
+                seed = str(log.info.seed)
+                tables = self._saved_seeds() if tables is None else tables
+                if seed in tables:
+                    for suffix in (".toml", ".json"):
+                        with contextlib.suppress(OSError):
+                            path.with_suffix(suffix).unlink()
+                    continue
+                scored = [r.scores for r in log.rounds if r.scores is not None]
+                scores = scored[-1] if scored else (0,) * log.info.rules.sides
+                seats = log.info.seats
+                game = AdjournedGame(
+                    path.stem,
+                    seen_now(path.stat().st_mtime),
+                    seed,
+                    tuple(spec.name for spec in seats),
+                    tuple(spec.name for spec in seats if spec.player == "human"),
+                    log.info.rules.target,
+                    tuple(scores),
+                )
+                self.club.adjourn(game)
+                seeds.add(seed)
+        return seeds
+
+    def _saved_seeds(self) -> set[str]:
+        """The seeds of the tables' saves."""
+        seeds = set()
+        for path in sorted(self.tables_folder.glob("table-*.toml")):
+            with contextlib.suppress(CribbageError, ValueError, RecursionError, OSError):
+                log = loads(read_text(path, LOG_LIMIT, follow_links=False) or "")
+                seeds.add(str(log.info.seed))
+        return seeds
 
     def resume(self, key: str, now: float) -> ServedTable:
         """An adjourned game back at a table of its own (every person away until they
@@ -295,6 +425,8 @@ class ServedGames:
             raise CribbageError(f"the adjourned game cannot be carried on ({why})") from None
         with contextlib.suppress(OSError):
             os.replace(folder / f"{key}.json", self._meta(number))
+        with contextlib.suppress(sqlite3.Error):  # (else dropped as the server next starts)
+            self.club.resumed(key)
         save = self.saver(number)
         resumed = resume_or_set_aside(path, save, _nobody_sits)
         if resumed.session is None:

@@ -114,11 +114,14 @@ KILLED = """
 import sys, time
 from pathlib import Path
 from typing import Any
-from cribcli.club import Club, digest_of
+from cribcli.club import AdjournedGame, Club, digest_of
 from cribcli.record import loads
 club = Club(Path(sys.argv[1]))
-for path in sorted(Path(sys.argv[2]).glob("*.toml")):
+for n, path in enumerate(sorted(Path(sys.argv[2]).glob("*.toml"))):
     text = path.read_text(encoding="utf-8")
+    club.arrive(f"p{n}", f"SHA256:{n}", f"2026-12-02T10:00:{n:02}+00:00", claim=True)
+    when, seats = "2026-12-02T10:00:00+00:00", ("ann", f"p{n}")
+    club.adjourn(AdjournedGame(f"k{n}", when, str(n), seats, seats, 121, (0, 0)))
     club.rate(loads(text), digest_of(text))
     Path(sys.argv[3]).write_text(path.name)  # one more rated
 time.sleep(60)
@@ -154,6 +157,12 @@ def test_a_server_killed_at_any_moment_loses_nothing(tmp_path: Path) -> None:
         games = raw.execute("SELECT COUNT(*) FROM games").fetchone()[0]
         steps = raw.execute("SELECT COUNT(DISTINCT game) FROM history").fetchone()[0]
         assert games == steps >= stop_after  # no game without its history, nor the reverse
+        accounts = [p for (p,) in raw.execute("SELECT person FROM accounts ORDER BY rowid")]
+        assert accounts == [f"p{n}" for n in range(len(accounts))]
+        adjourned = raw.execute("SELECT COUNT(*) FROM adjourned").fetchone()[0]
+        people = raw.execute("SELECT COUNT(*) FROM adjourned_people").fetchone()[0]
+        assert people == 2 * adjourned  # no adjourned game without its people
+        assert len(accounts) >= adjourned >= games >= len(accounts) - 1
         raw.close()
         club = Club(db)
         catch_up(club, tmp_path)

@@ -337,20 +337,64 @@ def test_new_names_are_few_from_one_place_and_in_all(tmp_path: Path) -> None:
 
 
 def test_a_name_that_never_finished_a_game_is_forgotten(tmp_path: Path) -> None:
+    from cribcli.served import seen_now
+
+    room = room_at(tmp_path, open_door=True)
+    games, club = room.games, room.club
+    month = 31 * 86_400.0
+    for name, seen in (("old", 1_000.0), ("recent", 1_000.0 + month), ("player", 1_000.0)):
+        assert club.arrive(name, f"SHA256:{name}", seen_now(seen), claim=True) == "new"
+        games.places(name)
+    (games.places("player").games / "game.toml").parent.mkdir()
+    (games.places("player").games / "game.toml").write_text("", encoding="utf-8")
+    assert games.forget(30 * 86_400.0, 1_000.0 + month) == ["old"]
+    assert sorted(p.name for p in games.players_folder.iterdir()) == ["player", "recent"]
+    assert club.account("old") is None and games.names() == 2
+    assert club.arrive("old", "SHA256:another", seen_now(), claim=True) == "new"  # free
+
+
+def test_a_name_is_held_by_its_first_key_and_seen_at_each_arrival(tmp_path: Path) -> None:
+    room = room_at(tmp_path, open_door=True)
+    club = room.club
+    assert club.arrive("Ann", "SHA256:a", "2026-12-01T10:00:00+00:00", claim=True) == "new"
+    assert club.arrive("ANN", "SHA256:b", "2026-12-02T10:00:00+00:00", claim=True) == "taken"
+    assert club.arrive("ann", "SHA256:a", "2026-12-03T10:00:00+00:00", claim=True) == "known"
+    account = club.account("aNN")
+    assert account is not None
+    assert (account.name, account.key) == ("Ann", "SHA256:a")  # as first written
+    assert (account.first_seen, account.last_seen)[0] == "2026-12-01T10:00:00+00:00"
+    assert account.last_seen == "2026-12-03T10:00:00+00:00"  # (not by the other key)
+    assert room.games.known_as("ANN") == "Ann"
+    # Under --authorized-keys, the file says whose a key is: the account keeps no key.
+    assert club.arrive("bob", "SHA256:b", "2026-12-01T10:00:00+00:00", claim=False) == "known"
+    bob = club.account("bob")
+    assert bob is not None and bob.key is None
+
+
+def test_keys_an_older_server_kept_in_folders_become_accounts(tmp_path: Path) -> None:
     import os
 
     room = room_at(tmp_path, open_door=True)
     games = room.games
-    for name in ("old", "recent", "player"):
-        games.places(name)
-        games.key_file(name).write_text("SHA256:x\n", encoding="utf-8")
-    (games.places("player").games / "game.toml").parent.mkdir()
-    (games.places("player").games / "game.toml").write_text("", encoding="utf-8")
-    month = 31 * 86_400.0
-    for name in ("old", "player"):  # not seen for a month
-        os.utime(games.key_file(name), (1_000.0, 1_000.0))
-    assert games.forget(30 * 86_400.0, 1_000.0 + month) == ["old"]
-    assert sorted(p.name for p in games.players_folder.iterdir()) == ["player", "recent"]
+    (games.players_folder / "Ann").mkdir(parents=True)
+    (games.players_folder / "Ann" / "key").write_text("SHA256:ann\n", encoding="utf-8")
+    (games.players_folder / "Ann" / "settings.toml").write_text('name = "Ann"\n', encoding="utf-8")
+    os.utime(games.players_folder / "Ann" / "key", (1_000.0, 1_000.0))
+    (games.players_folder / "Bob").mkdir()
+    (games.players_folder / "bob").mkdir()
+    problems = games.fold_names()
+    assert sorted(p.name for p in games.players_folder.iterdir()) == ["Bob", "ann", "bob"]
+    assert len(problems) == 1 and "bob keeps it" in problems[0]
+    assert games.take_in_keys() == 1
+    assert games.take_in_keys() == 0  # once
+    assert not (games.players_folder / "ann" / "key").exists()
+    account = room.club.account("ANN")
+    assert account is not None and account.key == "SHA256:ann" and account.name == "Ann"
+    assert account.last_seen == "1970-01-01T00:16:40+00:00"  # the key file's time
+    later = 1_000.0 + 31 * 86_400.0
+    assert games.forget(30 * 86_400.0, later, keep=frozenset({"ann"})) == []  # seated
+    (games.players_folder / "ann" / "odd").mkdir()
+    assert games.forget(30 * 86_400.0, later) == []  # not only plain files: kept
 
 
 def test_addresses_count_as_their_networks() -> None:
@@ -362,26 +406,6 @@ def test_addresses_count_as_their_networks() -> None:
     assert one == other == "2001:db8:1:2::/64"  # one network: one place
     assert address_key("2001:db8:1:3::1") != one
     assert address_key("?") == "?"
-
-
-def test_old_folders_take_lower_case_names_and_seated_names_are_kept(tmp_path: Path) -> None:
-    import os
-
-    room = room_at(tmp_path, open_door=True)
-    games = room.games
-    (games.players_folder / "Ann").mkdir(parents=True)
-    (games.players_folder / "Ann" / "key").write_text("SHA256:ann\n", encoding="utf-8")
-    (games.players_folder / "Bob").mkdir()
-    (games.players_folder / "bob").mkdir()
-    problems = games.fold_names()
-    assert sorted(p.name for p in games.players_folder.iterdir()) == ["Bob", "ann", "bob"]
-    assert len(problems) == 1 and "bob keeps it" in problems[0]
-    assert games.key_file("ANN").read_text(encoding="utf-8") == "SHA256:ann\n"  # Ann's own
-    os.utime(games.key_file("ann"), (1_000.0, 1_000.0))
-    later = 1_000.0 + 31 * 86_400.0
-    assert games.forget(30 * 86_400.0, later, keep=frozenset({"ann"})) == []  # seated
-    (games.players_folder / "ann" / "odd").mkdir()
-    assert games.forget(30 * 86_400.0, later) == []  # not only plain files: kept
 
 
 def test_the_line_itself_never_grows_past_the_longest(tmp_path: Path) -> None:
@@ -398,3 +422,62 @@ def test_the_line_itself_never_grows_past_the_longest(tmp_path: Path) -> None:
         assert len(buffer.text) == 200 and buffer.cursor_position == 200
 
     asyncio.run(main())
+
+
+def _game_at_table(room: Room) -> int:
+    """A game between ann and bob begun at a table of the room: its number."""
+    from cribcli.lobby import TableSetup
+
+    table = room.lobby.open_table("ann", TableSetup(), room.games.saver)
+    table.sit("bob")
+    room.games.start(table)
+    return table.number
+
+
+@pytest.mark.parametrize(
+    "killed", ["before the index", "after the index", "resuming", "an older server's"]
+)
+def test_an_adjourned_game_is_one_game_wherever_the_server_was_killed(
+    tmp_path: Path, killed: str
+) -> None:
+    """Adjourning copies the game's files, notes it in the club's index, then drops the
+    table's save; resuming moves the files back, then drops the index's note. A server
+    killed between any two steps starts again with the game in one place only."""
+    import shutil
+
+    room = room_at(tmp_path)
+    number = _game_at_table(room)
+    seed = str(room.lobby.tables[number].session.info.seed)  # type: ignore[union-attr]
+    saved = tmp_path / "tables" / f"table-{number}.toml"
+    kept = saved.read_text(encoding="utf-8")
+    key = room.games.adjourn(room.lobby.tables[number])
+    (game,) = room.games.adjourned("ANN")
+    assert (game.key, game.seed, game.names, game.people) == (
+        key,
+        seed,
+        ("ann", "bob"),
+        ("ann", "bob"),
+    )
+    assert room.games.adjourned("bob") == [game] and room.games.adjourned("cat") == []
+    assert not saved.exists() and number not in room.lobby.tables
+    if killed == "before the index":  # the copy written, the table's save still there
+        room.club.resumed(key)
+        saved.write_text(kept, encoding="utf-8")
+    elif killed == "after the index":  # noted, the table's save not yet dropped
+        saved.write_text(kept, encoding="utf-8")
+    elif killed == "an older server's":  # adjourned before the index was kept
+        room.club.resumed(key)
+    else:  # the files moved back to a table, the index's note not yet dropped
+        shutil.move(tmp_path / "adjourned" / f"{key}.toml", saved)
+    room.club.close()
+    again = room_at(tmp_path)
+    carried, problems = again.games.carry_on()
+    assert problems == []
+    adjourned = again.games.adjourned("ann")
+    files = list((tmp_path / "adjourned").glob("*.toml"))
+    if killed in ("after the index", "an older server's"):
+        assert carried == [] and [g.key for g in adjourned] == [key] and len(files) == 1
+        assert not saved.exists()
+    else:
+        assert [t.number for t in carried] == [number] and adjourned == [] and files == []
+        assert str(carried[0].session.info.seed) == seed  # type: ignore[union-attr]

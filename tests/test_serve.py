@@ -19,6 +19,7 @@ from typing import Any
 import asyncssh
 import pytest
 
+from cribcli.club import Club, read_logs
 from cribcli.record import loads, replay, verify
 from cribcli.stats import history_of
 from cribcli.store import Places
@@ -431,7 +432,7 @@ def test_a_game_is_adjourned_when_all_agree_and_resumed_when_all_are_here(
             for screen in (ann, bob):
                 await screen.expect(r"Table 1 is adjourned, its game saved")
             ann.type("adjourned")
-            await ann.expect(r"1: ann v bob, to 61, 0-0 \(\d{4}-\d\d-\d\d-table-1-[0-9a-f]{8}\)")
+            await ann.expect(r"1: ann v bob, to 61, 0-0 \(put away \d{4}-\d\d-\d\d\)")
             await bob.close()
             ann.type("resume 1")
             await ann.expect(r"bob is not here: an adjourned game goes on when its people are")
@@ -449,6 +450,8 @@ def test_a_game_is_adjourned_when_all_agree_and_resumed_when_all_are_here(
     game = loads(log.read_text(encoding="utf-8"))
     assert game.result is not None and verify(game) == []
     assert not list((tmp_path / "adjourned").glob("*.toml"))
+    club = Club(tmp_path / "club.db")
+    assert club.adjourned() == []  # resumed: out of the index too
 
 
 @pytest.mark.slow
@@ -490,10 +493,10 @@ def test_a_finished_game_rates_its_people_as_the_logs_would(tmp_path: Path) -> N
             await ann.expect(r"  +1 ann +\d+ +\d+ +1  \d{4}-\d\d-\d\d")
             await ann.expect(r"The computer's fixed marks: easy \d+, normal \d+, hard \d+\.")
             ann.type("stats")
+            await ann.expect(r"A member since \d{4}-\d\d-\d\d\.")
             await ann.expect(r"Your rating: \d+ ±\d+ after 1 rated game")
 
     run(main())
-    from cribcli.club import Club, read_logs
     from cribcli.served import filed_logs
 
     live = Club(tmp_path / "club.db")
@@ -617,6 +620,8 @@ def test_only_known_keys_come_in(tmp_path: Path) -> None:
                 await door(server, "ann", KEYS["bob"])
 
     run(main())
+    account = Club(tmp_path / "server" / "club.db").account("ann")
+    assert account is not None and account.key is None  # (the file says whose a key is)
 
 
 @pytest.mark.slow
@@ -633,6 +638,10 @@ def test_open_door_names_keep_their_first_key(tmp_path: Path) -> None:
 
     run(main())
     assert sorted(p.name for p in (tmp_path / "players").iterdir()) == ["ann"]
+    club = Club(tmp_path / "club.db")
+    account = club.account("ann")
+    assert account is not None and account.key == KEYS["ann"].get_fingerprint()
+    assert account.first_seen <= account.last_seen and club.accounts() == 1
 
 
 @pytest.mark.slow

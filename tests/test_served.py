@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
+from cribcli.club import Club
 from cribcli.lobby import Lobby, TableSetup
 from cribcli.players import Level
 from cribcli.players.easy import EasyPlayer
@@ -21,7 +22,7 @@ told: list[str] = []
 
 def room(root: Path) -> ServedGames:
     lobby = Lobby(table_limit=4)
-    return ServedGames(root, lobby, lambda number: told.append)
+    return ServedGames(root, lobby, lambda number: told.append, Club(root / "club.db"))
 
 
 def play(session: Session, seat: int, moves: int | None = None) -> None:

@@ -104,7 +104,9 @@ class Room:
         self.options = options
         self.limits = options.limits
         self.lobby = Lobby(self.limits.tables)
-        self.games = ServedGames(options.root, self.lobby, self._warn_table)
+        self.club = Club(options.root / "club.db")
+        """The accounts, the ratings, the indexes of games (the logs stay the truth)."""
+        self.games = ServedGames(options.root, self.lobby, self._warn_table, self.club)
         self.visitors: list[Visitor] = []
         self.drivers: dict[int, asyncio.Task[None]] = {}
         self.pool = workers.pool(os.cpu_count() or 1)
@@ -120,8 +122,6 @@ class Room:
         """Each person's share of the CPU (by name in lower case)."""
         self.clocks: dict[int, asyncio.TimerHandle] = {}
         """Each clocked table's running clock."""
-        self.club = Club(options.root / "club.db")
-        """The ratings (the logs stay the truth)."""
 
     def log(self, line: str) -> None:
         """Tell the operator, with the time: who came and went, what the tables did."""
@@ -284,7 +284,7 @@ class Room:
                 "a game against the computer waits for you anyway: `leave` it and `join` "
                 "it again (it is not adjourned, so it is rated when it ends)"
             )
-        kept = await asyncio.to_thread(self.games.adjourned, visitor.name)  # (reads logs)
+        kept = await asyncio.to_thread(self.games.adjourned, visitor.name)
         if len(kept) >= ADJOURNED_EACH:
             raise CribbageError(
                 f"you have {ADJOURNED_EACH} adjourned games: finish one (`resume`) first"
@@ -302,7 +302,11 @@ class Room:
         for task in (self.drivers.pop(table.number, None), self.clocks.pop(table.number, None)):
             if task is not None:
                 task.cancel()  # a computer's move or a clock on its way stops here
-        key = self.games.adjourn(table)
+        try:
+            key = self.games.adjourn(table)
+        except (OSError, sqlite3.Error) as error:
+            table.adjourning.clear()
+            raise CribbageError(f"the game could not be put away ({error}): it plays on") from None
         self.log(f"table {table.number} adjourned as {key} ({', '.join(sorted(people))})")
         line = (
             f"  Table {table.number} is adjourned, its game saved: `adjourned` lists it, "
@@ -319,11 +323,10 @@ class Room:
     async def resume(self, visitor: Visitor, number: int) -> ServedTable:
         """``visitor`` carries on their adjourned game ``number`` (of :meth:`adjourned`)
         when every person in it is here: at a table of its own, its people joining it."""
-        games = await asyncio.to_thread(self.games.adjourned, visitor.name)  # (reads logs)
+        games = await asyncio.to_thread(self.games.adjourned, visitor.name)
         if not 1 <= number <= len(games):
             raise CribbageError(f"you have no adjourned game {number}: `adjourned` lists them")
-        key, info, _ = games[number - 1]
-        people = [spec.name for spec in info.seats if spec.player == "human"]
+        key, people = games[number - 1].key, games[number - 1].people
         seated = [name for name in people if self.lobby.table_of(name) is not None]
         if seated:
             raise CribbageError(
@@ -333,7 +336,7 @@ class Room:
         if sum(not t.deserted for t in self.lobby.tables.values()) >= self.limits.tables:
             raise CribbageError(f"the room has {self.limits.tables} tables, as many as it may")
         here = {name.lower() for name in self.people_here()}
-        missing = [s.name for s in info.seats if s.player == "human" and s.name.lower() not in here]
+        missing = [name for name in people if name.lower() not in here]
         if missing:
             raise CribbageError(
                 f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not here: an "
@@ -341,9 +344,9 @@ class Room:
             )
         table = self.games.resume(key, self.now())
         self.log(f"{visitor.name} resumes {key} at table {table.number}")
-        for spec in info.seats:
-            if spec.player == "human" and spec.name != visitor.name:
-                for other in self.named(spec.name):
+        for name in people:
+            if name != visitor.name:
+                for other in self.named(name):
                     other.tell(
                         [
                             f"  {visitor.name} resumes your adjourned game at table "

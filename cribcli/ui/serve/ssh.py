@@ -12,6 +12,7 @@ import logging
 import os
 import random
 import signal
+import sqlite3
 import threading
 import time
 from collections import Counter
@@ -27,7 +28,7 @@ from prompt_toolkit.input import create_pipe_input
 from cribcli.club import catch_up
 from cribcli.errors import CribbageError, UsageProblem, printable
 from cribcli.lobby import player_name
-from cribcli.store import read_text, write_atomic
+from cribcli.store import read_text
 from cribcli.ui.repl import TableOutput
 from cribcli.ui.serve.guard import Flood, KeyGuard, OutputWatch
 from cribcli.ui.serve.room import Limits, Room, ServeOptions
@@ -285,13 +286,11 @@ class Gate(asyncssh.SSHServer):
         room = self.room
         try:
             name = player_name(username)
-            known = await asyncio.to_thread(
-                read_text, room.games.key_file(name), 4096, follow_links=False
-            )
-        except CribbageError:
+            known = await asyncio.to_thread(room.games.key_of, name)
+        except (CribbageError, sqlite3.Error):
             return None
         if known is not None:
-            return name if known.strip() == fingerprint else None
+            return name if known == fingerprint else None
         claimed = self.door.claims.get(name.lower())
         if claimed is not None:  # logged in a moment ago, its key not yet written down
             return name if claimed == fingerprint else None
@@ -316,13 +315,14 @@ class Gate(asyncssh.SSHServer):
                 self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "the room is full")
             return
         name = self.name
-        if room.options.open and name is not None:
-            claimed = self.door.claims.setdefault(name.lower(), self.fingerprint)
-            if claimed != self.fingerprint:  # another key took the new name meanwhile
-                room.log(f"{name} from {self.peer} refused: the name was just taken")
-                if self.conn is not None:
-                    self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "taken")
-                return
+        if name is not None:
+            if room.options.open:
+                claimed = self.door.claims.setdefault(name.lower(), self.fingerprint)
+                if claimed != self.fingerprint:  # another key took the new name meanwhile
+                    room.log(f"{name} from {self.peer} refused: the name was just taken")
+                    if self.conn is not None:
+                        self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "taken")
+                    return
             self.holding = asyncio.get_running_loop().create_task(self._hold_name(name))
         self.door.connections += 1
         self.counted = True
@@ -331,33 +331,23 @@ class Gate(asyncssh.SSHServer):
         asyncio.get_running_loop().call_later(room.limits.login, self._no_session)
 
     async def _hold_name(self, name: str) -> None:
-        """With --open: the name's key written down if it is new (its folder made), else
-        the name marked as seen today (not forgotten); off the event loop."""
+        """The name noted as seen now in the club's accounts (made if new); with
+        --open, held by this key if it is new (its folder made); off the event loop."""
+        claim = self.room.options.open
         try:
-            held = await asyncio.to_thread(self._write_key, name)
+            held = await asyncio.to_thread(
+                self.room.games.arrive, name, self.fingerprint, claim=claim
+            )
             if held == "taken" and self.conn is not None:  # another key, a moment before
                 self.room.log(f"{name} from {self.peer} cut off: the name was just taken")
                 self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "taken")
-        except (CribbageError, OSError):
-            pass  # the name is not held to this key yet: the next login tries again
+        except (CribbageError, OSError, sqlite3.Error) as error:
+            # Not noted: with --open the name is not held yet, and the next login tries
+            # again; the person plays on meanwhile.
+            self.room.log(f"{name}'s arrival could not be noted: {error}")
         finally:
-            if self.door.claims.get(name.lower()) == self.fingerprint:
+            if claim and self.door.claims.get(name.lower()) == self.fingerprint:
                 del self.door.claims[name.lower()]
-
-    def _write_key(self, name: str) -> str:
-        """(In a thread.) ``new``: the name is this key's from now on, written down;
-        ``known``: it was already (marked as seen today); ``taken``: another key's."""
-        room = self.room
-        kept = room.games.key_file(name)
-        known = read_text(kept, 4096, follow_links=False)
-        if known is not None:
-            if known.strip() != self.fingerprint:
-                return "taken"
-            os.utime(kept)  # seen today
-            return "known"
-        room.places(name)
-        write_atomic(kept, self.fingerprint + "\n")
-        return "new"
 
     def _no_session(self) -> None:
         """Logged in, but no terminal asked for in time: closed."""
@@ -570,7 +560,10 @@ async def serve(
     if options.open:
         for problem in room.games.fold_names():
             room.told(problem)
-        door.names = room.games.names()
+    taken = await asyncio.to_thread(room.games.take_in_keys)
+    if taken:
+        room.told(f"{taken} names' keys taken from their folders into the club's accounts")
+    door.names = room.games.names()
     forgetting = asyncio.create_task(_forget_names(room, door)) if options.open else None
     with watchdog, metered(asyncio.get_running_loop()):
         try:

@@ -531,6 +531,9 @@ class Visitor:
             warn=warnings.append,
         )
         lines = stats_lines(total, served=True)
+        account = self.room.club.account(self.name)
+        if account is not None:
+            lines.append(f"A member since {account.first_seen[:10]}.")
         standing = self.room.club.standing(self.name)
         if standing is not None:
             recent = " ".join(str(step.rating) for step in standing.history[-10:])
@@ -589,7 +592,8 @@ class Visitor:
         lines = [f"  {'':>3} {'name':<20} {'rating':>6} {'±':>4} {'games':>5}  last seen"]
         mine = [r for r in rungs if r.name.lower() == self.name.lower()]
         for rung in rungs[:TOP] + [r for r in mine if r not in rungs[:TOP]]:
-            seen = (rung.last_seen or "")[:10]
+            account = self.room.club.account(rung.name)  # (the last login, else game)
+            seen = (account.last_seen if account else rung.last_seen or "")[:10]
             lines.append(
                 f"  {rung.place:>3} {printable(rung.name):<20} {rung.rating:>6} "
                 f"{rung.uncertainty:>4} {rung.games:>5}  {seen}"
@@ -621,10 +625,11 @@ class Visitor:
         if not games:
             self.say("  No adjourned games: at a table, `adjourn` puts one away.")
             return
-        for number, (key, info, scores) in enumerate(games, start=1):
-            names = " v ".join(spec.name for spec in info.seats)
-            score = "-".join(map(str, scores))
-            self.say(f"  {number}: {printable(names)}, to {info.rules.target}, {score} ({key})")
+        for number, game in enumerate(games, start=1):
+            names = " v ".join(game.names)
+            score = "-".join(map(str, game.scores))
+            when = game.adjourned[:10]
+            self.say(f"  {number}: {printable(names)}, to {game.target}, {score} (put away {when})")
         self.say("  `resume N` carries one on when its people are here.")
 
     async def _resume(self, rest: list[str]) -> None:
