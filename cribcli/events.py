@@ -8,6 +8,7 @@ The words a player reads are the narration's (``cribcli.ui.narrate``); the JSON 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Literal
 
@@ -143,6 +144,19 @@ class GameOver:
     """The seat that forfeited, if one did."""
     reason: str | None = field(default=None, metadata={"omit_none": True})
     """Why it forfeited, in a few words."""
+
+    def game_points(self) -> tuple[int, ...]:
+        """Each side's game points: :func:`game_points`."""
+        return game_points(self.winner, self.skunks)
+
+
+def game_points(winner: int, skunks: Sequence[str]) -> tuple[int, ...]:
+    """Each side's game points for a game, as the American Cribbage Congress counts them
+    in match and tournament play: 2 for a won game, 3 if a side it beat was skunked (or
+    double skunked: no more); none for a loss."""
+    skunked = any(skunk for side, skunk in enumerate(skunks) if side != winner)
+    won = 3 if skunked else 2
+    return tuple(won if side == winner else 0 for side in range(len(skunks)))
 
 
 Event = (

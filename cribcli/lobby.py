@@ -17,7 +17,7 @@ from itertools import count
 
 from cribcli.engine import Action, Rules, seats_to_act
 from cribcli.errors import CribbageError
-from cribcli.events import GameOver
+from cribcli.events import GameOver, game_points
 from cribcli.games import computers
 from cribcli.players import Level, computer
 from cribcli.record import CLOCK_LIMITS, GameInfo, Seat
@@ -151,10 +151,6 @@ def _minutes(text: str) -> float | None:
     return minutes if 0 <= minutes * 60 <= AWAY_LIMIT else None
 
 
-MATCH_LENGTHS = (1, 3, 5, 7)
-"""How many games a table's match may have."""
-
-
 @dataclass(frozen=True, slots=True)
 class GameOutcome:
     """A finished game of a match: the winning side, the scores and the skunks by side."""
@@ -170,11 +166,8 @@ class GameOutcome:
         return cls(over.winner, over.scores, over.skunks)
 
     def game_points(self) -> tuple[int, ...]:
-        """Each side's game points as the American Cribbage Congress counts them: 2 for
-        a won game, 3 if a side it beat was skunked (or double skunked); none for a loss."""
-        skunked = any(skunk for side, skunk in enumerate(self.skunks) if side != self.winner)
-        won = 3 if skunked else 2
-        return tuple(won if side == self.winner else 0 for side in range(len(self.scores)))
+        """Each side's game points (:func:`cribcli.events.game_points`)."""
+        return game_points(self.winner, self.skunks)
 
 
 class ServedTable:

@@ -2,11 +2,15 @@
 
 A match seats two players, each a level's name or an engine (``engine:CMD``, a program
 speaking the engine protocol). Each game is played from its own seed, derived from the
-match's; the two take turns to deal first. In duplicate, each seed is played twice with
-the seats swapped, so each player holds the other's cards. A game's summary is small and
-plain (it crosses between processes); the report adds them up: wins with a 95%
-confidence interval, skunks, forfeits, and the average points a deal by source (pegging,
-hand, crib) for each player as dealer and as pone.
+match's; the two take turns to deal first. With ``best_of`` over 1 the games come in
+matches of that many (the first to win most of them), as the American Cribbage Congress
+plays them: the first game's first deal cut for, the loser of each game dealing first in
+the next (ACC rule 1.5). In duplicate, each seed (or each match's seeds) is played twice
+with the seats swapped, so each player holds the other's cards. A game's summary is small
+and plain (it crosses between processes); the report adds them up: wins, game points (2 a
+win, 3 a skunk), skunks, double skunks and spread, each with a 95% confidence interval,
+forfeits, and the average points a deal by source (pegging, hand, crib) for each player
+as dealer and as pone.
 """
 
 from __future__ import annotations
@@ -14,14 +18,14 @@ from __future__ import annotations
 import hashlib
 import math
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from cribcli.engine import Rules
+from cribcli.engine import Rules, first_dealer
 from cribcli.errors import CribbageError
-from cribcli.events import Event, GameOver
+from cribcli.events import Event, GameOver, game_points
 from cribcli.players import Level, computer
 from cribcli.players.base import NoResult
 from cribcli.protocol.referee import (
@@ -37,7 +41,7 @@ from cribcli.record import GameInfo, Seat, dumps
 from cribcli.session import run_game
 from cribcli.store import StoreError, reason, write_atomic
 from cribcli.tally import ROLES, Deal, PointSums, Role, deals
-from cribcli.targets import FULL_GAME
+from cribcli.targets import FULL_GAME, MATCH_LENGTHS
 from cribcli.workers import orphaned, spread
 
 
@@ -59,10 +63,22 @@ class GameSummary:
     """The match's second player sat in seat 0 (the twin game, in duplicate)."""
     forfeit: int | None = None
     reason: str | None = None
+    game: int = 0
+    """Its number in its best-of match (0 for the first, or when games are not in
+    matches)."""
 
     def player(self, seat: int) -> int:
         """Which of the match's two players sat in ``seat``."""
         return seat ^ self.swapped
+
+    def game_points(self) -> tuple[int, int]:
+        """Each seat's game points (2 a win, 3 a skunk)."""
+        first, second = game_points(self.winner, (self.skunk, self.skunk))
+        return first, second
+
+    def spread(self) -> int:
+        """Seat 0's points less seat 1's, as the game ended."""
+        return self.scores[0] - self.scores[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +89,12 @@ class VoidGame:
     index: int
     reason: str
     swapped: bool = False
+    game: int = 0
+
+
+Played = tuple[GameSummary | VoidGame, ...]
+"""What one unit of a match played: a game, or a best-of match's games (a void game ends
+its match)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,10 +112,21 @@ class Setup:
     hidden: tuple[str, ...] = ()
     """Folders an engine in a sandbox does not see (the match's logs: a log of a game
     played would show the deal of its duplicate twin)."""
+    best_of: int = 1
+    """Games come in matches of this many (1: each game on its own)."""
 
     def __post_init__(self) -> None:
         for spec in self.players:
             check_player(spec)
+        if self.best_of not in MATCH_LENGTHS:
+            raise CribbageError(
+                f"a match is the best of {', '.join(map(str, MATCH_LENGTHS))} games"
+            )
+
+    @property
+    def wins_needed(self) -> int:
+        """Games a player must win to win a best-of match."""
+        return self.best_of // 2 + 1
 
     @classmethod
     def of(
@@ -105,23 +138,27 @@ class Setup:
         move_time: float = MOVE_TIME,
         sandbox: bool = False,
         hidden: tuple[str, ...] = (),
+        best_of: int = 1,
     ) -> Setup:
         """A match as asked for; with no seed, 1 between levels, and a random one when a
         program plays (it could work out every deck from a seed it can guess)."""
         if seed is None:
             seed = secrets.token_hex(8) if cls.engines_in(players) else 1
-        return cls(players, seed, target, duplicate, move_time, sandbox, hidden)
+        return cls(players, seed, target, duplicate, move_time, sandbox, hidden, best_of)
 
     @staticmethod
     def engines_in(players: tuple[str, ...]) -> bool:
         """Whether a program plays."""
         return any(EngineCommand.parse(spec) is not None for spec in players)
 
-    def game_seed(self, index: int) -> str:
-        """The seed of the match's game (deal sequence) ``index``: ``SEED/match N``; or,
-        when a program plays, a digest of it, so that a game's seed, seen in its log,
-        gives away no other game's cards."""
+    def game_seed(self, index: int, game: int | None = None) -> str:
+        """The seed of the match's game (deal sequence) ``index``: ``SEED/match N``, or
+        of game ``game`` of best-of match ``index``: ``SEED/match N/game G``; or, when a
+        program plays, a digest of it, so that a game's seed, seen in its log, gives away
+        no other game's cards."""
         seed = game_seed(self.seed, index)
+        if game is not None:
+            seed += f"/game {game}"
         if self.engines_in(self.players):
             return hashlib.sha256(seed.encode()).hexdigest()[:24]
         return seed
@@ -143,15 +180,56 @@ def game_seed(seed: int | str, index: int) -> str:
 def match_game(
     setup: Setup, index: int, save: Callable[[GameInfo, list[Event]], None] | None = None
 ) -> GameSummary | VoidGame:
-    """Play game ``index`` of a match: the first player in seat 0 and the second in seat
-    1, or (the second game of each pair, in duplicate) the other way round on the same
-    seed."""
+    """Play game ``index`` of a match of single games: the first player in seat 0 and the
+    second in seat 1, or (the second game of each pair, in duplicate) the other way round
+    on the same seed; the first deal taking turns."""
     deal = index // 2 if setup.duplicate else index
     swapped = setup.duplicate and index % 2 == 1
-    first_dealer = deal % 2
+    rules = Rules(target=setup.target, first_dealer=deal % 2)
+    return _game(setup, index, setup.game_seed(deal), rules, swapped, 0, save)
+
+
+def play_unit(
+    setup: Setup, index: int, save: Callable[[int, GameInfo, list[Event]], None] | None = None
+) -> Played:
+    """Play unit ``index`` of a match: a game, or with ``best_of`` a whole match, game
+    after game until a player has won most of them (``save`` hears each game's number
+    in the match with its log)."""
+    if setup.best_of == 1:
+        return (match_game(setup, index, partial(save, 0) if save else None),)
+    deal = index // 2 if setup.duplicate else index
+    swapped = setup.duplicate and index % 2 == 1
+    wins = [0, 0]
+    played: list[GameSummary | VoidGame] = []
+    rules = Rules(target=setup.target, cut_for_deal=True)  # the first game's: cut for
+    for game in range(setup.best_of):
+        seed = setup.game_seed(deal, game)
+        result = _game(
+            setup, index, seed, rules, swapped, game, partial(save, game) if save else None
+        )
+        played.append(result)
+        if isinstance(result, VoidGame):
+            break
+        wins[result.winner] += 1
+        if max(wins) == setup.wins_needed:
+            break
+        # ACC rule 1.5: the loser of a game deals first in the next
+        rules = Rules(target=setup.target, first_dealer=1 - result.winner)
+    return tuple(played)
+
+
+def _game(
+    setup: Setup,
+    index: int,
+    seed: str,
+    rules: Rules,
+    swapped: bool,
+    number: int,
+    save: Callable[[GameInfo, list[Event]], None] | None,
+) -> GameSummary | VoidGame:
+    """One game: the match's players in their seats (the other way round if
+    ``swapped``), from ``seed``."""
     specs = setup.players[::-1] if swapped else setup.players
-    rules = Rules(target=setup.target, first_dealer=first_dealer)
-    seed = setup.game_seed(deal)
     seats: list[Seat] = []
     engines: dict[int, Engine] = {}
     for seat, spec in enumerate(specs):
@@ -163,7 +241,8 @@ def match_game(
             seats.append(seat_of(engines[seat]))
     for seat, engine in engines.items():  # another program outside a sandbox at the table?
         engine.rival_outside = not setup.sandbox and any(other != seat for other in engines)
-    info = GameInfo(rules, tuple(seats), seed, label=f"match game {index}")
+    label = f"match game {index}" if setup.best_of == 1 else f"match {index} game {number + 1}"
+    info = GameInfo(rules, tuple(seats), seed, label=label)
     players = [
         EnginePlayer(engines[seat], info, seat) if seat in engines else computer(spec, seed, seat)
         for seat, spec in enumerate(specs)
@@ -174,7 +253,7 @@ def match_game(
     except NoResult as void:
         if save:
             save(info, played)
-        return VoidGame(index, void.reason, swapped)
+        return VoidGame(index, void.reason, swapped, number)
     if save:
         save(info, events)
     over = events[-1]
@@ -182,7 +261,7 @@ def match_game(
     return GameSummary(
         index=index,
         seed=seed,
-        first_dealer=first_dealer,
+        first_dealer=first_dealer(rules, seed),
         winner=over.winner,
         scores=over.scores,
         skunk=next((s for s in over.skunks if s), ""),
@@ -191,23 +270,25 @@ def match_game(
         swapped=swapped,
         forfeit=over.forfeit,
         reason=over.reason,
+        game=number,
     )
 
 
 def run_match(
     setup: Setup,
-    games: int,
+    units: int,
     *,
     jobs: int = 1,
     log_dir: Path | None = None,
     on_game: Callable[[int], None] | None = None,
     report: Report | None = None,
 ) -> Report:
-    """Play a match of ``games`` games and add them up (into ``report`` if given: a match
-    stopped midway leaves there the games it finished); ``on_game`` hears how many have
-    ended, as each one ends.
+    """Play a match of ``units`` games (or, with ``best_of``, of that many best-of
+    matches) and add them up (into ``report`` if given: a match stopped midway leaves
+    there the units it finished); ``on_game`` hears how many units have ended, as each
+    one ends.
 
-    With ``jobs`` over 1 the games are spread over worker processes, which stop with the
+    With ``jobs`` over 1 the units are spread over worker processes, which stop with the
     match: on Ctrl-C, a signal, or the match process dying, none is left running (nor any
     engine). Raises StoreError if a log cannot be written to ``log_dir``, and
     CribbageError, before any game, if an engine's program cannot be found.
@@ -222,12 +303,12 @@ def run_match(
         except OSError as error:
             raise StoreError(f"cannot use the folder {log_dir} ({reason(error)})") from None
     report = report or Report.of(setup)
-    task = partial(_logged_game, setup, log_dir)
+    task = partial(logged_unit, setup, log_dir)
     try:
-        with spread(task, range(games), jobs, chunksize=4) as results:
+        with spread(task, range(units), jobs, chunksize=4 if setup.best_of == 1 else 1) as results:
             # in order, so that the sums add up alike however spread
             for done, result in enumerate(results, start=1):
-                report.add(result)
+                report.add_unit(result)
                 if on_game:
                     on_game(done)
     finally:
@@ -235,19 +316,66 @@ def run_match(
     return report
 
 
-def _logged_game(setup: Setup, log_dir: Path | None, index: int) -> GameSummary | VoidGame:
+def log_name(setup: Setup, index: int, game: int) -> str:
+    """The file a unit's game is logged in."""
+    if setup.best_of == 1:
+        return f"game-{index:05}.toml"
+    return f"match-{index:05}-game-{game + 1}.toml"
+
+
+def logged_unit(setup: Setup, log_dir: Path | None, index: int) -> Played:
+    """(In a worker.) Unit ``index`` played, each game's log written to ``log_dir``."""
     orphaned()
     save = None
     if log_dir is not None:
-        path = log_dir / f"game-{index:05}.toml"
+        folder = log_dir
 
-        def save(info: GameInfo, events: list[Event]) -> None:
+        def save(game: int, info: GameInfo, events: list[Event]) -> None:
+            path = folder / log_name(setup, index, game)
             try:
                 write_atomic(path, dumps(info, events))
             except OSError as error:
                 raise StoreError(f"cannot write {path} ({reason(error)})") from None
 
-    return match_game(setup, index, save)
+    return play_unit(setup, index, save)
+
+
+@dataclass
+class Tally:
+    """What one unit of a match added up, for the first player and the second: a game, a
+    best-of match, or in duplicate the two twin units together. The 95% intervals are
+    worked out over these (twin games are not independent: their luck of the cards
+    cancels; the games of a match are not either)."""
+
+    games: int = 0
+    wins: list[int] = field(default_factory=lambda: [0, 0])
+    game_points: list[int] = field(default_factory=lambda: [0, 0])
+    skunks: list[int] = field(default_factory=lambda: [0, 0])
+    """Skunks each player gave (a double skunk counts here too)."""
+    double_skunks: list[int] = field(default_factory=lambda: [0, 0])
+    spread: int = 0
+    """The first player's points less the second's, summed over the games' ends."""
+    matches: int = 0
+    match_wins: list[int] = field(default_factory=lambda: [0, 0])
+
+    def add(self, other: Tally) -> Tally:
+        def both(mine: list[int], theirs: list[int]) -> list[int]:
+            return [a + b for a, b in zip(mine, theirs, strict=True)]
+
+        return Tally(
+            games=self.games + other.games,
+            wins=both(self.wins, other.wins),
+            game_points=both(self.game_points, other.game_points),
+            skunks=both(self.skunks, other.skunks),
+            double_skunks=both(self.double_skunks, other.double_skunks),
+            spread=self.spread + other.spread,
+            matches=self.matches + other.matches,
+            match_wins=both(self.match_wins, other.match_wins),
+        )
+
+
+Interval = tuple[float, float, float]
+"""A measure and its 95% confidence interval: (value, low, high)."""
 
 
 @dataclass
@@ -269,41 +397,91 @@ class Report:
     first_dealer_wins: int = 0
     points: tuple[PointSums, PointSums] = field(default_factory=lambda: (PointSums(), PointSums()))
     """Each player's points, as dealer and as pone."""
-    pairs: list[int] = field(default_factory=list)
-    """In duplicate: the first player's wins in each pair of twin games (0, 1 or 2)."""
     voids: int = 0
     """Games with no result (a program killed from outside); not in ``games``."""
     void_reasons: list[str] = field(default_factory=list)
-    _pair_void: bool = False
-    """In duplicate: the first game of the pair being played had no result."""
+    best_of: int = 1
+    tallies: list[Tally] = field(default_factory=list)
+    """Each unit's (in duplicate, each whole pair of twin units'), in order."""
+    _twin: Tally | None = None
+    """In duplicate: the first unit of the pair being played, if it had a result."""
 
     @classmethod
     def of(cls, setup: Setup) -> Report:
         """An empty report for a match of this setup."""
-        return cls(setup.players, duplicate=setup.duplicate, seed=setup.seed)
+        return cls(setup.players, duplicate=setup.duplicate, seed=setup.seed, best_of=setup.best_of)
+
+    @property
+    def pairs(self) -> list[int]:
+        """In duplicate: the first player's wins in each whole pair of twin units."""
+        return [tally.wins[0] for tally in self.tallies] if self.duplicate else []
+
+    @property
+    def game_points(self) -> list[int]:
+        return [sum(t.game_points[p] for t in self.tallies) for p in (0, 1)]
+
+    @property
+    def spread(self) -> int:
+        """The first player's points less the second's, over the games' ends."""
+        return sum(tally.spread for tally in self.tallies)
+
+    @property
+    def matches(self) -> int:
+        return sum(tally.matches for tally in self.tallies)
+
+    @property
+    def match_wins(self) -> list[int]:
+        return [sum(t.match_wins[p] for t in self.tallies) for p in (0, 1)]
 
     def add(self, game: GameSummary | VoidGame) -> None:
-        """Count one game in; a game with no result only as such (in duplicate its twin
-        counts as a game, but the pair, broken, is not one of ``pairs``)."""
-        if isinstance(game, VoidGame):
-            self.voids += 1
-            if game.reason not in self.void_reasons and len(self.void_reasons) < REASONS_KEPT:
-                self.void_reasons.append(game.reason)
-            if self.duplicate and game.swapped and not self._pair_void and self.pairs:
-                self.pairs.pop()  # the first of the pair had a result, its twin none
-            self._pair_void = self.duplicate and not game.swapped
-            return
-        whole_pair = not (self.duplicate and game.swapped and self._pair_void)
-        self._pair_void = False
+        """Count in a unit of one game."""
+        self.add_unit((game,))
+
+    def add_unit(self, played: Played) -> None:
+        """Count in one unit: a game, or a best-of match's games. A game with no result
+        counts only as such, and its unit is left out of the tallies (in duplicate, with
+        its twin)."""
+        tally = Tally()
+        void = False
+        for game in played:
+            if isinstance(game, VoidGame):
+                void = True
+                self.voids += 1
+                if game.reason not in self.void_reasons and len(self.void_reasons) < REASONS_KEPT:
+                    self.void_reasons.append(game.reason)
+                continue
+            self._count(game, tally)
+        if not void and self.best_of > 1 and played:
+            tally.matches = 1
+            tally.match_wins[0 if tally.wins[0] > tally.wins[1] else 1] += 1
+        swapped = bool(played) and played[0].swapped
+        if not self.duplicate:
+            if not void:
+                self.tallies.append(tally)
+        elif not swapped:
+            self._twin = None if void else tally
+        else:
+            if self._twin is not None and not void:
+                self.tallies.append(self._twin.add(tally))
+            self._twin = None
+
+    def _count(self, game: GameSummary, tally: Tally) -> None:
+        """One game with a result, in the sums and in its unit's tally."""
         if not self.games and game.names:
             self.names = (game.names[game.player(0)], game.names[game.player(1)])
         self.games += 1
+        tally.games += 1
         winner = game.player(game.winner)
         self.wins[winner] += 1
+        tally.wins[winner] += 1
+        tally.game_points[winner] += max(game.game_points())
+        tally.spread += game.spread() * (-1 if game.swapped else 1)
         if game.skunk:
             self.skunks[winner] += 1
+            tally.skunks[winner] += 1
             if game.skunk == "double skunk":
                 self.double_skunks[winner] += 1
+                tally.double_skunks[winner] += 1
         if game.winner == game.first_dealer:
             self.first_dealer_wins += 1
         if game.forfeit is not None:
@@ -316,30 +494,47 @@ class Report:
             for seat, points in enumerate(deal.points):
                 role: Role = "dealer" if seat == deal.dealer else "pone"
                 self.points[game.player(seat)].add(role, points)
-        if self.duplicate and whole_pair:
-            if game.swapped and self.pairs:
-                self.pairs[-1] += winner == 0
-            else:
-                self.pairs.append(int(winner == 0))
 
-    def win_rate(self, player: int = 0) -> tuple[float, float, float]:
-        """The player's share of wins and its 95% confidence interval: Wilson's; in
-        duplicate, Student's t over the pairs' shares (the twin games are not independent:
-        their luck of the cards cancels), or while there are fewer than
-        :data:`FEWEST_PAIRS` pairs or they do not vary, Wilson's counting a pair as one
-        game."""
+    # --- the measures and their intervals ----------------------------------------------
+
+    @property
+    def _single_games(self) -> bool:
+        """Whether each tally is one game on its own (no duplicate, no best-of)."""
+        return not self.duplicate and self.best_of == 1
+
+    def win_rate(self, player: int = 0) -> Interval:
+        """The player's share of games won and its 95% confidence interval: Wilson's;
+        in duplicate or best-of, Student's t over the tallies (see :func:`share_interval`)."""
         share, low, high = wilson(self.wins[player], self.games)
-        if not self.duplicate or not self.pairs:
+        if self._single_games or not self.tallies:
             return share, low, high
-        scores = [won / 2 if player == 0 else 1 - won / 2 for won in self.pairs]
-        pairs = len(scores)
-        mean = sum(scores) / pairs
-        spread = math.sqrt(sum((x - mean) ** 2 for x in scores) / max(pairs - 1, 1))
-        if pairs < FEWEST_PAIRS or spread == 0:
-            _, low, high = wilson(mean * pairs, pairs)
-            return share, low, high
-        half = t_quantile(pairs - 1) * spread / math.sqrt(pairs)
-        return share, max(mean - half, 0.0), min(mean + half, 1.0)
+        _, low, high = share_interval([(t.wins[player], t.games) for t in self.tallies])
+        return share, low, high
+
+    def per_game(self, measure: str, player: int = 0) -> Interval:
+        """A measure a game for a player, with its 95% interval: ``game points``,
+        ``skunks`` and ``double skunks`` (given), or ``spread`` (the player's points
+        less the other's)."""
+        if measure == "spread":
+            units = [((t.spread if player == 0 else -t.spread), t.games) for t in self.tallies]
+            return mean_interval(units)
+        counted = {
+            "game points": "game_points",
+            "skunks": "skunks",
+            "double skunks": "double_skunks",
+        }
+        units = [(getattr(t, counted[measure])[player], t.games) for t in self.tallies]
+        if measure == "game points":
+            return mean_interval(units)
+        if self._single_games:
+            return wilson(sum(x for x, _ in units), self.games)
+        return share_interval(units)
+
+    def match_rate(self, player: int = 0) -> Interval:
+        """With best-of: the player's share of matches won, with its 95% interval."""
+        if not self.duplicate:
+            return wilson(self.match_wins[player], self.matches)
+        return share_interval([(t.match_wins[player], t.matches) for t in self.tallies])
 
     def per_deal(self, player: int, role: Role) -> dict[str, float]:
         """Average points a deal by source, and in all, for a player as dealer or pone."""
@@ -355,17 +550,37 @@ class Report:
     def as_json(self) -> dict[str, object]:
         """The report for scripts."""
         rate, low, high = self.win_rate()
-        return {
+
+        keys = ("mean", "low", "high")
+
+        def interval(measure: str) -> list[dict[str, float | None]]:
+            """Each player's, the bounds None where there is no interval (one unit)."""
+            return [
+                {
+                    key: value if math.isfinite(value) else None
+                    for key, value in zip(keys, self.per_game(measure, p), strict=True)
+                }
+                for p in (0, 1)
+            ]
+
+        found: dict[str, object] = {
             "levels": list(self.players),
             "names": list(self.names),
             "seed": self.seed,
             "games": self.games,
             "duplicate": self.duplicate,
+            "best_of": self.best_of,
             "wins": self.wins,
             "win_rate": rate,
             "win_rate_95": [low, high],
+            "game_points": self.game_points,
+            "game_points_a_game": interval("game points"),
             "skunks": self.skunks,
+            "skunks_a_game": interval("skunks"),
             "double_skunks": self.double_skunks,
+            "double_skunks_a_game": interval("double skunks"),
+            "spread": self.spread,
+            "spread_a_game": interval("spread"),
             "forfeits": self.forfeits,
             "forfeit_reasons": self.reasons,
             "voids": self.voids,
@@ -377,11 +592,20 @@ class Report:
                 for role in ROLES
             },
         }
+        if self.best_of > 1:
+            share, low, high = self.match_rate()
+            found |= {
+                "matches": self.matches,
+                "match_wins": self.match_wins,
+                "match_win_rate": share,
+                "match_win_rate_95": [low, high],
+            }
+        return found
 
 
 FEWEST_PAIRS = 30
-"""Below this many pairs of twin games, a duplicate match's interval is Wilson's over the
-pairs: a spread measured on a few pairs is too unsure to lean on."""
+"""Below this many units (pairs of twin games, matches), a share's interval is Wilson's
+over the units: a spread measured on a few is too unsure to lean on."""
 
 
 def t_quantile(freedom: int) -> float:
@@ -400,6 +624,50 @@ REASONS_KEPT = 3
 """How many different reasons for forfeits a report keeps for each player."""
 Z95 = 1.959964
 """The normal quantile of a two-sided 95% interval."""
+
+
+T975 = (
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045,
+)  # fmt: skip
+"""Student's t for a two-sided 95% interval, for 1 to 29 degrees of freedom (the
+published table); from 30 on, :func:`t_quantile`'s series."""
+
+
+def t95(freedom: int) -> float:
+    """Student's t for a two-sided 95% interval with ``freedom`` degrees of freedom."""
+    return T975[freedom - 1] if freedom < 30 else t_quantile(freedom)
+
+
+def mean_interval(units: Sequence[tuple[float, int]]) -> Interval:
+    """A measure a game over units of games (each its sum and its games), with its 95%
+    interval: the ratio of the sums, its spread from the units' (Student's t, with the
+    delta method's variance for a ratio); no interval (infinite) from fewer than two."""
+    games = sum(n for _, n in units)
+    if not games:
+        return 0.0, -math.inf, math.inf
+    mean = sum(x for x, _ in units) / games
+    count = len(units)
+    if count < 2:
+        return mean, -math.inf, math.inf
+    size = games / count
+    residuals = [(x - mean * n) / size for x, n in units]
+    spread = math.sqrt(sum(r * r for r in residuals) / (count - 1))
+    half = t95(count - 1) * spread / math.sqrt(count)
+    return mean, mean - half, mean + half
+
+
+def share_interval(units: Sequence[tuple[float, int]]) -> Interval:
+    """A share (of games won, of skunks) over units of games, with its 95% interval:
+    :func:`mean_interval`'s, kept within 0 and 1; or, while there are fewer than
+    :data:`FEWEST_PAIRS` units or they do not vary, Wilson's counting a unit as one
+    trial (a spread measured on a few units is too unsure to lean on)."""
+    mean, low, high = mean_interval(units)
+    if len(units) < FEWEST_PAIRS or low == high:
+        _, low, high = wilson(mean * len(units), len(units))
+        return mean, low, high
+    return mean, max(low, 0.0), min(high, 1.0)
 
 
 def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float, float]:

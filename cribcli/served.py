@@ -33,7 +33,6 @@ from cribcli.games import (
 )
 from cribcli.lobby import (
     AWAY_LIMIT,
-    MATCH_LENGTHS,
     GameOutcome,
     Lobby,
     ServedTable,
@@ -52,7 +51,7 @@ from cribcli.store import (
     save_settings,
     write_atomic,
 )
-from cribcli.targets import target_of
+from cribcli.targets import MATCH_LENGTHS, target_of
 
 if TYPE_CHECKING:
     from cribcli.club import Account, AdjournedGame, Arrival, Club

@@ -1,5 +1,6 @@
-"""How far a game goes: to 121 (a full game) or 61 (a short one). Its own room, so that
-a command that only needs the target (advice on a throw) does without the rules engine."""
+"""How far a game goes: to 121 (a full game) or 61 (a short one), and how many games a
+match may be the best of. Its own room, so that a command that only needs the target
+(advice on a throw) does without the rules engine."""
 
 from __future__ import annotations
 
@@ -12,3 +13,7 @@ TARGETS = (FULL_GAME, SHORT_GAME)
 def target_of(short: bool) -> int:
     """The target of a short game (61) or a full one (121)."""
     return SHORT_GAME if short else FULL_GAME
+
+
+MATCH_LENGTHS = (1, 3, 5, 7)
+"""How many games a match may be the best of (1: a game on its own)."""

@@ -18,6 +18,7 @@ from cribcli.commands.options import (
     complete_player,
 )
 from cribcli.errors import CribbageError, Exit, UsageProblem
+from cribcli.targets import MATCH_LENGTHS
 
 MATCH_EXAMPLES = """\b
 Examples:
@@ -27,6 +28,7 @@ Examples:
   cribbage match hard normal --games 10 --log-dir games/
   cribbage match hard 'engine:python3 examples/simple_bot.py' --games 100
   cribbage match hard 'engine:./mybot' --games 1000 --duplicate --jobs 2
+  cribbage match hard normal --best-of 3 --games 200 --json | jq .match_win_rate
 """
 
 
@@ -34,7 +36,17 @@ Examples:
 @click.argument("first", metavar="FIRST", callback=check_player, shell_complete=complete_player)
 @click.argument("second", metavar="SECOND", callback=check_player, shell_complete=complete_player)
 @click.option(
-    "--games", type=click.IntRange(min=1), default=100, show_default=True, help="How many games."
+    "--games",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="How many games (with --best-of, how many matches).",
+)
+@click.option(
+    "--best-of",
+    type=click.Choice([str(n) for n in MATCH_LENGTHS]),
+    default="1",
+    help="Play matches of this many games, the first to win most of them (ACC match play).",
 )
 @click.option(
     "--seed",
@@ -65,6 +77,7 @@ def match(
     first: str,
     second: str,
     games: int,
+    best_of: str,
     seed: int | str | None,
     jobs: int,
     short: bool,
@@ -81,9 +94,13 @@ def match(
     longer than --move-time forfeits the game, and the log says why. The two take turns
     to deal first; with --duplicate each deal is played twice, the seats swapped, so that
     the luck of the cards cancels. Each game's seed comes from --seed, so a match can be
-    played again exactly. The report gives the wins with a 95% confidence interval,
-    skunks, forfeits, how often the first dealer won, and the average points a deal from
-    pegging, hand and crib, for each player as dealer and as pone.
+    played again exactly. With --best-of 3 (5, 7) the games come in matches as the
+    American Cribbage Congress plays them: the first game's deal cut for, the loser of
+    each game dealing first in the next (ACC rule 1.5). The report gives the wins, game
+    points (2 a win, 3 a skunk), skunks, double skunks and spread (points won by less
+    points lost by), each with a 95% confidence interval (and with --best-of, the
+    matches won), forfeits, how often the first dealer won, and the average points a
+    deal from pegging, hand and crib, for each player as dealer and as pone.
     """
     from cribcli.match import Report, Setup, run_match
     from cribcli.targets import target_of
@@ -110,7 +127,16 @@ def match(
                     f"with --sandbox, --log-dir must be a folder of its own: {seen}, which "
                     "an engine must see, is in it (the logs show the deals)"
                 )
-    setup = Setup.of((first, second), seed, target_of(short), duplicate, move_time, sandbox, hidden)
+    setup = Setup.of(
+        (first, second),
+        seed,
+        target_of(short),
+        duplicate,
+        move_time,
+        sandbox,
+        hidden,
+        best_of=int(best_of),
+    )
     report = Report.of(setup)
     stopped: Stopped | KeyboardInterrupt | None = None
     try:
@@ -126,7 +152,12 @@ def match(
             )
     except (Stopped, KeyboardInterrupt) as stop:  # the games finished so far are told
         stopped = stop
-        click.echo(f"cribbage: stopped after {report.games} of {games} games", err=True)
+        done = (
+            f"{report.matches} of {games} matches"
+            if setup.best_of > 1
+            else f"{report.games} of {games} games"
+        )
+        click.echo(f"cribbage: stopped after {done}", err=True)
     if report.games or stopped is None:
         if as_json:
             click.echo(json.dumps(report.as_json()))

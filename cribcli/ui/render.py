@@ -6,6 +6,7 @@ is decided once, by :func:`decide_style`, from the flags, the environment and th
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections import Counter
@@ -515,15 +516,39 @@ def match_lines(report: Report) -> list[str]:
         who, how = f"{first} v {second}", "each deal twice, the seats swapped"
     else:
         who, how = f"{first} (seat 0) v {second} (seat 1)", "taking turns to deal first"
-    lines = [
-        f"{who}: {report.games} game{'s' if report.games != 1 else ''}, {how}, seed {report.seed}",
+    if report.best_of > 1:
+        twice = "each match twice, the seats swapped; " if report.duplicate else ""
+        how = f"{twice}a match's first deal cut for, then the loser's"
+    games = f"{report.games} game{'s' if report.games != 1 else ''}"
+    if report.best_of > 1:
+        games = f"{report.matches} matches of best of {report.best_of} ({games})"
+    lines = [f"{who}: {games}, {how}, seed {report.seed}"]
+    if report.best_of > 1:
+        share, least, most = report.match_rate(0)
+        lines.append(
+            f"  matches: {first} won {report.match_wins[0]}, {second} {report.match_wins[1]}: "
+            f"{first} {100 * share:.1f}% (95% CI {100 * least:.1f}%-{100 * most:.1f}%)"
+        )
+    lines += [
         f"  {first} won {report.wins[0]}: {100 * rate:.1f}%"
         f" (95% CI {100 * low:.1f}%-{100 * high:.1f}%)",
         f"  {second} won {report.wins[1]}: {100 * (1 - rate):.1f}%",
         f"  skunks: {first} gave {report.skunks[0]} ({report.double_skunks[0]} double), "
         f"{second} gave {report.skunks[1]} ({report.double_skunks[1]} double)",
         f"  the first dealer won {100 * report.first_dealer_wins / max(report.games, 1):.1f}%",
+        "",
+        f"  a game (95% CI)   {first[:24]:>26}{second[:24]:>26}",
     ]
+    for measure, scale in (("game points", 1), ("skunks", 100), ("double skunks", 100)):
+        cells = [_interval(report.per_game(measure, p), scale) for p in (0, 1)]
+        label = measure if scale == 1 else f"{measure} %"
+        lines.append(f"  {label:<18}{cells[0]:>26}{cells[1]:>26}")
+    spread = [_interval(report.per_game("spread", p), 1) for p in (0, 1)]
+    lines.append(f"  {'spread':<18}{spread[0]:>26}{spread[1]:>26}")
+    lines.append(
+        f"  (game points: {report.game_points[0]} to {report.game_points[1]}; "
+        f"spread: {report.spread:+d} for {first})"
+    )
     for player, name in enumerate((first, second)):
         if report.forfeits[player]:
             lines.append(f"  {name} forfeited {report.forfeits[player]}:")
@@ -541,6 +566,14 @@ def match_lines(report: Report) -> list[str]:
                 f"{values['hand']:8.2f}{crib}{values['total']:8.2f}"
             )
     return lines
+
+
+def _interval(measured: tuple[float, float, float], scale: float) -> str:
+    """A measure and its interval, as ``1.23 (1.10-1.36)`` (no interval from one unit)."""
+    value, low, high = (x * scale for x in measured)
+    if not math.isfinite(low):
+        return f"{value:.2f}"
+    return f"{value:.2f} ({low:.2f} to {high:.2f})"
 
 
 Pegs = tuple[int, int]
