@@ -47,6 +47,7 @@ COMMANDS = {
     "score": "counting",
     "serve": "serving",
     "stats": "reviewing",
+    "tournament": "refereeing",
     "verify": "reviewing",
 }
 """Each command, and the module of :mod:`cribcli.commands` it lives in (as its function,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import math
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -37,12 +37,11 @@ from cribcli.protocol.referee import (
     seat_of,
     stop_all,
 )
-from cribcli.record import GameInfo, Seat, dumps
+from cribcli.record import GameInfo, Seat
 from cribcli.session import run_game
 from cribcli.store import StoreError, reason, write_atomic
 from cribcli.tally import ROLES, Deal, PointSums, Role, deals
 from cribcli.targets import FULL_GAME, MATCH_LENGTHS
-from cribcli.workers import orphaned, spread
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +113,8 @@ class Setup:
     played would show the deal of its duplicate twin)."""
     best_of: int = 1
     """Games come in matches of this many (1: each game on its own)."""
+    name: str = ""
+    """In a tournament, the match's name: what its logs' names begin with."""
 
     def __post_init__(self) -> None:
         for spec in self.players:
@@ -190,32 +191,46 @@ def match_game(
 
 
 def play_unit(
-    setup: Setup, index: int, save: Callable[[int, GameInfo, list[Event]], None] | None = None
+    setup: Setup,
+    index: int,
+    save: Callable[[int, GameInfo, list[Event]], None] | None = None,
+    done: Played = (),
 ) -> Played:
     """Play unit ``index`` of a match: a game, or with ``best_of`` a whole match, game
     after game until a player has won most of them (``save`` hears each game's number
-    in the match with its log)."""
+    in the match with its log). ``done``: its first games, played already (a match
+    carried on), not played again."""
     if setup.best_of == 1:
-        return (match_game(setup, index, partial(save, 0) if save else None),)
-    deal = index // 2 if setup.duplicate else index
+        return done or (match_game(setup, index, partial(save, 0) if save else None),)
     swapped = setup.duplicate and index % 2 == 1
-    wins = [0, 0]
-    played: list[GameSummary | VoidGame] = []
-    rules = Rules(target=setup.target, cut_for_deal=True)  # the first game's: cut for
-    for game in range(setup.best_of):
-        seed = setup.game_seed(deal, game)
-        result = _game(
-            setup, index, seed, rules, swapped, game, partial(save, game) if save else None
-        )
-        played.append(result)
-        if isinstance(result, VoidGame):
-            break
-        wins[result.winner] += 1
-        if max(wins) == setup.wins_needed:
-            break
-        # ACC rule 1.5: the loser of a game deals first in the next
-        rules = Rules(target=setup.target, first_dealer=1 - result.winner)
+    played: list[GameSummary | VoidGame] = list(done)
+    while not unit_over(setup, played):
+        number = len(played)
+        saved = partial(save, number) if save else None
+        seed = setup.game_seed(index // 2 if setup.duplicate else index, number)
+        played.append(_game(setup, index, seed, next_rules(setup, played), swapped, number, saved))
     return tuple(played)
+
+
+def unit_over(setup: Setup, played: Sequence[GameSummary | VoidGame]) -> bool:
+    """Whether a unit's games so far end it: a game with no result, a player with most
+    of a best-of match's games, or a game on its own played."""
+    if any(isinstance(game, VoidGame) for game in played):
+        return True
+    if setup.best_of == 1:
+        return bool(played)
+    wins = [sum(g.winner == seat for g in played if isinstance(g, GameSummary)) for seat in (0, 1)]
+    return max(wins) >= setup.wins_needed
+
+
+def next_rules(setup: Setup, played: Sequence[GameSummary | VoidGame]) -> Rules:
+    """The rules of a best-of match's next game: the first game's first deal cut for; then
+    the loser of the last game deals first (ACC rule 1.5)."""
+    if not played:
+        return Rules(target=setup.target, cut_for_deal=True)
+    last = played[-1]
+    assert isinstance(last, GameSummary)
+    return Rules(target=setup.target, first_dealer=1 - last.winner)
 
 
 def _game(
@@ -256,17 +271,25 @@ def _game(
         return VoidGame(index, void.reason, swapped, number)
     if save:
         save(info, events)
-    over = events[-1]
-    assert isinstance(over, GameOver)
+    return summary_of(info, events, index, swapped, number)
+
+
+def summary_of(
+    info: GameInfo, events: Sequence[Event], index: int, swapped: bool, number: int
+) -> GameSummary | VoidGame:
+    """A game's summary from its log (a game with no result: void)."""
+    over = events[-1] if events else None
+    if not isinstance(over, GameOver):
+        return VoidGame(index, "no result: the game stopped", swapped, number)
     return GameSummary(
         index=index,
-        seed=seed,
-        first_dealer=first_dealer(rules, seed),
+        seed=str(info.seed),
+        first_dealer=first_dealer(info.rules, info.seed),
         winner=over.winner,
         scores=over.scores,
         skunk=next((s for s in over.skunks if s), ""),
         deals=tuple(deals(events)),
-        names=tuple(seat.name for seat in seats),
+        names=tuple(seat.name for seat in info.seats),
         swapped=swapped,
         forfeit=over.forfeit,
         reason=over.reason,
@@ -279,23 +302,27 @@ def run_match(
     units: int,
     *,
     jobs: int = 1,
+    scheduler: str | None = None,
     log_dir: Path | None = None,
     on_game: Callable[[int], None] | None = None,
     report: Report | None = None,
 ) -> Report:
     """Play a match of ``units`` games (or, with ``best_of``, of that many best-of
     matches) and add them up (into ``report`` if given: a match stopped midway leaves
-    there the units it finished); ``on_game`` hears how many units have ended, as each
-    one ends.
+    there the units it finished, in order); ``on_game`` hears how many units have ended,
+    as each one ends.
 
     With ``jobs`` over 1 the units are spread over worker processes, which stop with the
     match: on Ctrl-C, a signal, or the match process dying, none is left running (nor any
-    engine). Raises StoreError if a log cannot be written to ``log_dir``, and
-    CribbageError, before any game, if an engine's program cannot be found.
+    engine); with ``scheduler``, over a Dask cluster (:mod:`cribcli.runner`). Raises
+    StoreError if a log cannot be written to ``log_dir``, and CribbageError, before any
+    game, if an engine's program cannot be found.
     """
+    from cribcli.runner import Task, Where, run
+
     for spec in setup.players:
         engine = EngineCommand.parse(spec)
-        if engine is not None:
+        if engine is not None and scheduler is None:
             engine.check_found()
     if log_dir is not None:
         try:
@@ -303,41 +330,41 @@ def run_match(
         except OSError as error:
             raise StoreError(f"cannot use the folder {log_dir} ({reason(error)})") from None
     report = report or Report.of(setup)
-    task = partial(logged_unit, setup, log_dir)
+    tasks = [Task(setup, index) for index in range(units)]
+    waiting: dict[int, Played] = {}
+    added = 0
     try:
-        with spread(task, range(units), jobs, chunksize=4 if setup.best_of == 1 else 1) as results:
-            # in order, so that the sums add up alike however spread
-            for done, result in enumerate(results, start=1):
-                report.add_unit(result)
-                if on_game:
-                    on_game(done)
+        # Added in order, so that the sums add up alike however spread.
+        for index, outcome in run(tasks, Where(jobs, scheduler)):
+            if log_dir is not None:
+                write_logs(log_dir, outcome.logs)
+            waiting[index] = outcome.played
+            while added in waiting:
+                report.add_unit(waiting.pop(added))
+                added += 1
+            if on_game:
+                on_game(added + len(waiting))
     finally:
         stop_all()
     return report
 
 
+def write_logs(folder: Path, logs: Iterable[tuple[str, str]]) -> None:
+    """Games' logs (each its file's name and its text) written into ``folder``. Raises
+    StoreError if one cannot be."""
+    for name, text in logs:
+        path = folder / name
+        try:
+            write_atomic(path, text)
+        except OSError as error:
+            raise StoreError(f"cannot write {path} ({reason(error)})") from None
+
+
 def log_name(setup: Setup, index: int, game: int) -> str:
     """The file a unit's game is logged in."""
     if setup.best_of == 1:
-        return f"game-{index:05}.toml"
-    return f"match-{index:05}-game-{game + 1}.toml"
-
-
-def logged_unit(setup: Setup, log_dir: Path | None, index: int) -> Played:
-    """(In a worker.) Unit ``index`` played, each game's log written to ``log_dir``."""
-    orphaned()
-    save = None
-    if log_dir is not None:
-        folder = log_dir
-
-        def save(game: int, info: GameInfo, events: list[Event]) -> None:
-            path = folder / log_name(setup, index, game)
-            try:
-                write_atomic(path, dumps(info, events))
-            except OSError as error:
-                raise StoreError(f"cannot write {path} ({reason(error)})") from None
-
-    return play_unit(setup, index, save)
+        return f"{setup.name}game-{index:05}.toml"
+    return f"{setup.name}match-{index:05}-game-{game + 1}.toml"
 
 
 @dataclass

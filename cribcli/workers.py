@@ -9,7 +9,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -35,6 +35,41 @@ def spread(
         raise
     finally:
         pool.join()
+
+
+@contextlib.contextmanager
+def spread_as_done(
+    task: Callable[[T], R], items: Sequence[T], jobs: int
+) -> Iterator[Iterable[tuple[int, R]]]:
+    """Each of ``items``' number and ``task``'s result for it, as each is done (not in
+    order); over ``jobs`` processes if more than one, as :func:`spread`."""
+    numbered = list(enumerate(items))
+    call = _Numbered(task)
+    if jobs <= 1 or len(items) <= 1:
+        yield map(call, numbered)
+        return
+    import multiprocessing
+
+    pool = multiprocessing.Pool(jobs, initializer=_starts, initargs=(os.getpid(),))
+    try:
+        yield pool.imap_unordered(call, numbered)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+class _Numbered(Generic[T, R]):
+    """A task that keeps its item's number with its result (picklable, unlike a closure)."""
+
+    def __init__(self, task: Callable[[T], R]) -> None:
+        self.task = task
+
+    def __call__(self, numbered: tuple[int, T]) -> tuple[int, R]:
+        number, item = numbered
+        return number, self.task(item)
 
 
 def forked() -> bool:

@@ -3,6 +3,7 @@ games live, where moves come from), and the checks and completions of what is ty
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -168,3 +169,22 @@ def complete_player(
         for level in Level
         if level.startswith(incomplete)
     ]
+
+
+def check_scheduler(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A Dask scheduler's address: ``tcp://host:port`` (or ``tls://``), or ``host:port``."""
+    if value is None:
+        return None
+    if not re.fullmatch(r"((tcp|tls)://)?(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):[0-9]{1,5}", value):
+        raise click.BadParameter("give the scheduler's address as tcp://HOST:PORT")
+    return value
+
+
+SCHEDULER_OPTION = click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    callback=check_scheduler,
+    help="Play on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786), "
+    "not on this machine's cores (needs cribcli[cluster]; see docs/cluster.md).",
+)
+"""Where ``match`` and ``tournament`` play: a Dask cluster's scheduler."""

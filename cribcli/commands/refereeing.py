@@ -13,6 +13,7 @@ import click
 from cribcli.commands.options import (
     LEVEL_CHOICE,
     MOVE_TIME_OPTION,
+    SCHEDULER_OPTION,
     check_player,
     check_seed,
     complete_player,
@@ -61,6 +62,7 @@ Examples:
     help="Processes to spread the games over.",
 )
 @click.option("--short", is_flag=True, help="Games to 61, not 121.")
+@SCHEDULER_OPTION
 @click.option(
     "--duplicate", is_flag=True, help="Play each deal twice, the seats swapped (--games even)."
 )
@@ -81,6 +83,7 @@ def match(
     seed: int | str | None,
     jobs: int,
     short: bool,
+    scheduler: str | None,
     duplicate: bool,
     move_time: float,
     sandbox: bool,
@@ -110,23 +113,7 @@ def match(
 
     if duplicate and games % 2:
         raise click.BadParameter("in duplicate each deal is played twice: give an even number")
-    if sandbox:
-        from cribcli.protocol.referee import sandbox_missing
-
-        if (missing := sandbox_missing()) is not None:
-            raise UsageProblem(missing)
-    hidden = (os.path.realpath(log_dir),) if log_dir and sandbox else ()
-    if hidden:
-        from cribcli.protocol.referee import EngineCommand, hidden_in_sight
-
-        for player in (first, second):
-            command = EngineCommand.parse(player)
-            seen = hidden_in_sight(command.argv, hidden) if command is not None else None
-            if seen is not None:
-                raise UsageProblem(
-                    f"with --sandbox, --log-dir must be a folder of its own: {seen}, which "
-                    "an engine must see, is in it (the logs show the deals)"
-                )
+    hidden = _hidden((first, second), sandbox, log_dir)
     setup = Setup.of(
         (first, second),
         seed,
@@ -146,6 +133,7 @@ def match(
                 setup,
                 games,
                 jobs=jobs,
+                scheduler=scheduler,
                 log_dir=Path(log_dir) if log_dir else None,
                 on_game=lambda done: told(done, games),
                 report=report,
@@ -163,6 +151,199 @@ def match(
             click.echo(json.dumps(report.as_json()))
         else:
             for line in match_lines(report):
+                click.echo(line)
+    if isinstance(stopped, Stopped):
+        click.get_current_context().exit(Exit.signalled(stopped.signum))
+    if stopped is not None:
+        click.get_current_context().exit(Exit.INTERRUPTED)
+
+
+def _hidden(players: tuple[str, ...], sandbox: bool, log_dir: str | None) -> tuple[str, ...]:
+    """With --sandbox: the folders the engines must not see (the logs'). Raises
+    UsageProblem if there is no sandbox here, or an engine must see the logs' folder."""
+    if sandbox:
+        from cribcli.protocol.referee import sandbox_missing
+
+        if (missing := sandbox_missing()) is not None:
+            raise UsageProblem(missing)
+    hidden = (os.path.realpath(log_dir),) if log_dir and sandbox else ()
+    if hidden:
+        from cribcli.protocol.referee import EngineCommand, hidden_in_sight
+
+        for player in players:
+            command = EngineCommand.parse(player)
+            seen = hidden_in_sight(command.argv, hidden) if command is not None else None
+            if seen is not None:
+                raise UsageProblem(
+                    f"with --sandbox, --log-dir must be a folder of its own: {seen}, which "
+                    "an engine must see, is in it (the logs show the deals)"
+                )
+    return hidden
+
+
+TOURNAMENT_EXAMPLES = """\b
+Examples:
+  cribbage tournament easy normal hard --games 20 --jobs 2
+  cribbage tournament easy normal normal hard hard easy --format acc --short
+  cribbage tournament hard 'engine:./mybot' normal --duplicate --games 100 --json
+  cribbage tournament easy normal hard --games 50 --log-dir t1/   (then, if stopped:)
+  cribbage tournament --resume t1/
+"""
+
+
+@click.command(epilog=TOURNAMENT_EXAMPLES)
+@click.argument("players", nargs=-1, metavar="PLAYER...", shell_complete=complete_player)
+@click.option(
+    "--format",
+    "kind",
+    type=click.Choice(["round-robin", "acc"]),
+    default="round-robin",
+    show_default=True,
+    help="Every pair plays; or (acc) that is the qualifying round, and the top quarter "
+    "play a knockout.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(min=1, max=10_000),
+    default=2,
+    show_default=True,
+    help="Games each pair plays.",
+)
+@click.option(
+    "--best-of",
+    type=click.Choice(["3", "5", "7"]),
+    default="3",
+    show_default=True,
+    help="The knockout's matches (--format acc).",
+)
+@click.option("--duplicate", is_flag=True, help="Each pair plays each deal twice, seats swapped.")
+@click.option("--seed", callback=check_seed, help="The tournament's seed (as for match).")
+@click.option("--short", is_flag=True, help="Games to 61, not 121.")
+@click.option(
+    "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Processes to use."
+)
+@SCHEDULER_OPTION
+@MOVE_TIME_OPTION
+@click.option("--sandbox", is_flag=True, help="Run each engine in a sandbox (as for match).")
+@click.option(
+    "--log-dir",
+    type=click.Path(file_okay=False),
+    help="Write every game's log, and what the tournament is, here (--resume carries it on).",
+)
+@click.option(
+    "--resume",
+    type=click.Path(file_okay=False, exists=True),
+    metavar="DIR",
+    help="Carry on the tournament whose --log-dir was DIR, playing only what it had not.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+def tournament(
+    players: tuple[str, ...],
+    kind: str,
+    games: int,
+    best_of: str,
+    duplicate: bool,
+    seed: int | str | None,
+    short: bool,
+    jobs: int,
+    scheduler: str | None,
+    move_time: float,
+    sandbox: bool,
+    log_dir: str | None,
+    resume: str | None,
+    as_json: bool,
+) -> None:
+    """Play a tournament of 2 to 64 players and report it.
+
+    A player is a level or engine:CMD, as for match (a level may play more than once).
+    round-robin: every pair plays --games games (with --duplicate, each deal twice, the
+    seats swapped). acc: as the American Cribbage Congress runs a tournament, that
+    round-robin is the qualifying round, ranked by game points (2 a win, 3 a skunk), then
+    games won, then spread; one in four players, rounded up, go on to a knockout of
+    best-of-3 (or --best-of 5, 7) matches, seeded by qualifying place on the ACC's
+    bracket, the top qualifiers getting byes so that the second round is full. The
+    report gives the crosstable, the standings with the tie-break that decided each
+    place, the bracket, and each player's rating (Elo, against the field's average) with
+    its 95% interval, fitted to every game. With --log-dir, a stopped tournament is
+    carried on with --resume DIR: no finished game is played again.
+    """
+    from cribcli.match import check_player as checked
+    from cribcli.targets import target_of
+    from cribcli.tournament import (
+        Tournament,
+        TournamentSetup,
+        local_play,
+        resumed,
+        run_tournament,
+        start_folder,
+    )
+    from cribcli.tournament import (
+        as_json as json_of,
+    )
+    from cribcli.ui.console import progress
+    from cribcli.ui.render import tournament_lines
+    from cribcli.ui.signals import Stopped, stopped_by_signals
+
+    folder = resume or log_dir
+    if resume is not None:
+        if players or (log_dir and os.path.realpath(log_dir) != os.path.realpath(resume)):
+            raise UsageProblem(
+                "with --resume, the players and the games are the stopped tournament's: "
+                "give only --resume DIR (and --jobs, --scheduler, --json)"
+            )
+        hidden = _hidden((), sandbox, resume)
+        carried = resumed(Path(resume), hidden)
+        setup = carried.setup
+        hidden = _hidden(setup.players, setup.sandbox, resume)
+    else:
+        if not 2 <= len(players) <= 64:
+            raise UsageProblem("a tournament has 2 to 64 players: name them (levels or engine:CMD)")
+        if duplicate and games % 2:
+            raise UsageProblem("in duplicate each deal is played twice: give an even --games")
+        for player in players:
+            try:
+                checked(player)
+            except CribbageError as error:
+                raise click.BadParameter(str(error), param_hint="PLAYER") from None
+        hidden = _hidden(players, sandbox, log_dir)
+        if seed is None and any(p.startswith("engine:") for p in players):
+            import secrets
+
+            seed = secrets.token_hex(8)
+        setup = TournamentSetup(
+            players,
+            kind,
+            games,
+            1 if seed is None else seed,
+            target_of(short),
+            duplicate,
+            int(best_of),
+            move_time,
+            sandbox,
+            hidden,
+        )
+        if log_dir is not None:
+            start_folder(setup, Path(log_dir))
+        carried = Tournament(setup)
+    stopped: Stopped | KeyboardInterrupt | None = None
+    try:
+        with stopped_by_signals(), progress("Playing", least=1 if not as_json else 10**9) as told:
+            run_tournament(
+                setup,
+                local_play(jobs, scheduler),
+                log_dir=Path(folder) if folder else None,
+                on_unit=told,
+                tournament=carried,
+            )
+    except (Stopped, KeyboardInterrupt) as stop:
+        stopped = stop
+        more = f": `cribbage tournament --resume {folder}` carries it on" if folder else ""
+        click.echo(f"cribbage: the tournament stopped{more}", err=True)
+    if stopped is None:
+        if as_json:
+            click.echo(json.dumps(json_of(carried)))
+        else:
+            for line in tournament_lines(carried):
                 click.echo(line)
     if isinstance(stopped, Stopped):
         click.get_current_context().exit(Exit.signalled(stopped.signum))

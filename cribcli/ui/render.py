@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from cribcli.reasons import LayWhy, ThrowWhy
     from cribcli.record import GameInfo
     from cribcli.stats import DailyResult, History
+    from cribcli.tournament import Tournament
 
 
 WIDE = 80
@@ -565,6 +566,68 @@ def match_lines(report: Report) -> list[str]:
                 f"  {name[:14] + ' ' + str(player) + ' as ' + role:<24}{values['pegging']:8.2f}"
                 f"{values['hand']:8.2f}{crib}{values['total']:8.2f}"
             )
+    return lines
+
+
+def tournament_lines(tournament: Tournament) -> list[str]:
+    """A tournament's report for people: the crosstable, the standings with their
+    tie-breaks, the bracket, each player's rating, the champion."""
+    from cribcli.tournament import crosstable, qualifiers, ratings
+
+    setup = tournament.setup
+    names = [printable(name)[:20] for name in setup.names]
+    count = len(names)
+    kind = "round-robin" if setup.format == "round-robin" else "ACC: a round-robin qualifying"
+    twice = ", each deal twice" if setup.duplicate else ""
+    lines = [
+        f"Tournament ({kind}): {count} players, each pair {setup.games} "
+        f"game{'s' * (setup.games != 1)}{twice}, to {setup.target}, seed {setup.seed}",
+        "",
+        "  games won-lost  " + "".join(f"{n + 1:>6}" for n in range(count)),
+    ]
+    table = crosstable(count, tournament.matches, tournament.results)
+    for player, row in enumerate(table):
+        cells = "".join(f"{cell or '.':>6}" for cell in row)
+        lines.append(f"  {player + 1:>2} {names[player]:<13}{cells}")
+    rated = {r.player: r for r in ratings(tournament)}
+    lines += [
+        "",
+        f"  {'place':>5}  {'player':<20}{'games':>6}{'won':>5}{'points':>7}{'spread':>8}"
+        f"{'rating':>8}{'(95%)':>7}  ahead on",
+    ]
+    for standing in tournament.standings():
+        rating = rated[standing.player]
+        lines.append(
+            f"  {standing.place:>5}  {names[standing.player]:<20}{standing.games:>6}"
+            f"{standing.wins:>5}{standing.game_points:>7}{standing.spread:>+8}"
+            f"{rating.elo:>+8.0f}{'±' + format(rating.within, '.0f'):>7}  {standing.decided_by}"
+        )
+    lines.append(
+        "  (points: game points, 2 a win, 3 a skunk; ranked by them, then games won, then "
+        "spread; rating: Elo against the field's average, from every game)"
+    )
+    if setup.format == "acc" and tournament.knockout:
+        qualified = qualifiers(count)
+        lines += ["", f"  The knockout: the top {qualified} of {count}, best of {setup.best_of}"]
+        last = max(match.round for match in tournament.knockout)
+        for match in tournament.knockout:
+            title = "final" if match.round == last else f"round {match.round}"
+            high, low = match.seeds
+            first = f"({high}) {names[tournament.seeds[high - 1]]}"
+            if low is None:
+                lines.append(f"  {title:<9} {first}: a bye")
+                continue
+            second = f"({low}) {names[tournament.seeds[low - 1]]}"
+            told = ""
+            if match.winner is not None:
+                won = names[tournament.seeds[match.winner - 1]]
+                told = f": {won} {max(match.score)}-{min(match.score)}"
+            lines.append(f"  {title:<9} {first} v {second}{told}")
+    champion = tournament.champion
+    if champion is not None:
+        lines += ["", f"  The winner: {names[champion]}"]
+    if tournament.voids:
+        lines.append(f"  ({tournament.voids} games had no result and are not counted)")
     return lines
 
 

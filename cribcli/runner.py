@@ -1,0 +1,161 @@
+"""Where the games of a match or a tournament are played: on this machine's cores, or on a
+Dask distributed cluster.
+
+The work comes as tasks, each a unit of a match (a game, or a best-of match's games:
+:func:`cribcli.match.play_unit`), and goes out in batches of a few tasks, so that a worker
+is not asked for each game. Results come back as each batch is done, each with its games'
+logs as text (the program that asked writes them, so that the workers need no shared
+folder). A unit's games are worked out from seeds alone, so that wherever and in whatever
+order they are played, the results are the same, game for game; a cluster that loses a
+worker plays that worker's batches again elsewhere (Dask does), with the same result.
+
+On this machine the workers are forked from the program, after it has worked out the
+hard computer's tables once: each worker inherits them rather than working them out
+again. On a cluster each worker process works them out once, for all the batches it is
+given.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from cribcli.errors import CribbageError
+from cribcli.events import Event
+from cribcli.match import Played, Setup, log_name, play_unit
+from cribcli.players import Level
+from cribcli.record import GameInfo, dumps
+from cribcli.workers import forked, orphaned, spread_as_done
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """Unit ``index`` of the match ``setup``, its first ``done`` games played already."""
+
+    setup: Setup
+    index: int
+    done: Played = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A task's games, and each one's log: its file's name and its text."""
+
+    played: Played
+    logs: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """Where to play: ``jobs`` processes here, or the Dask scheduler at ``scheduler``;
+    ``batch`` tasks a batch (0: chosen from the work and the workers)."""
+
+    jobs: int = 1
+    scheduler: str | None = None
+    batch: int = 0
+
+
+def play(task: Task) -> Outcome:
+    """(In a worker.) One task played, its games' logs kept as text."""
+    orphaned()
+    logs: list[tuple[str, str]] = []
+
+    def save(game: int, info: GameInfo, events: list[Event]) -> None:
+        logs.append((log_name(task.setup, task.index, game), dumps(info, events)))
+
+    played = play_unit(task.setup, task.index, save, task.done)
+    return Outcome(played, tuple(logs))
+
+
+def play_batch(tasks: Sequence[Task]) -> list[Outcome]:
+    """(In a worker.) A batch of tasks played, one after another."""
+    return [play(task) for task in tasks]
+
+
+def batches(tasks: Sequence[Task], workers: int, size: int = 0) -> list[list[Task]]:
+    """The tasks in batches: of ``size``, or of as many as give each worker about eight
+    batches (so that the last batches to finish do not leave workers idle long), at most
+    16 tasks (a batch lost with its worker is played again whole)."""
+    if size <= 0:
+        size = max(1, min(16, len(tasks) // (8 * max(workers, 1))))
+    return [list(tasks[start : start + size]) for start in range(0, len(tasks), size)]
+
+
+def run(tasks: Sequence[Task], where: Where) -> Iterator[tuple[int, Outcome]]:
+    """Each task's number and outcome, as each is done (not in order). Raises
+    CribbageError if the cluster cannot be reached or its workers cannot play."""
+    if where.scheduler is not None:
+        yield from _on_cluster(tasks, where)
+        return
+    grouped = batches(tasks, where.jobs, where.batch)
+    if where.jobs > 1 and len(grouped) > 1 and forked():
+        _warm(tasks)
+    starts = _starts(grouped)
+    with spread_as_done(play_batch, grouped, where.jobs) as done:
+        for number, outcomes in done:
+            for offset, outcome in enumerate(outcomes):
+                yield starts[number] + offset, outcome
+
+
+def _starts(grouped: Sequence[Sequence[Task]]) -> list[int]:
+    """Each batch's first task's number."""
+    starts, total = [], 0
+    for batch in grouped:
+        starts.append(total)
+        total += len(batch)
+    return starts
+
+
+def _warm(tasks: Sequence[Task]) -> None:
+    """The hard computer's tables worked out here, before the workers fork, if it plays."""
+    if any(Level.HARD in task.setup.players for task in tasks):
+        from cribcli.players.hard import warm
+
+        warm(endgame=True)
+
+
+CONNECT_TIME = 30.0
+"""Seconds to reach a cluster's scheduler."""
+
+
+def _on_cluster(tasks: Sequence[Task], where: Where) -> Iterator[tuple[int, Outcome]]:
+    """The tasks played on the Dask cluster whose scheduler is at ``where.scheduler``."""
+    try:
+        from distributed import Client, as_completed
+        from distributed.scheduler import KilledWorker
+    except ImportError:
+        raise CribbageError(
+            "--scheduler needs Dask distributed: pip install 'cribcli[cluster]'"
+        ) from None
+    try:
+        client = Client(where.scheduler, timeout=CONNECT_TIME, set_as_default=False)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as error:
+        raise CribbageError(f"cannot reach the scheduler at {where.scheduler} ({error})") from None
+    with client:
+        workers = max(len(client.scheduler_info().get("workers", {})), 1)
+        grouped = batches(tasks, workers, where.batch)
+        starts = _starts(grouped)
+        run_id = uuid.uuid4().hex[:12]
+        futures = {
+            client.submit(play_batch, batch, key=f"cribbage-{run_id}-{number}"): number
+            for number, batch in enumerate(grouped)
+        }
+        try:
+            for future in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
+                try:
+                    outcomes = future.result()
+                except ImportError as error:  # (pickled by reference: cribcli is needed there)
+                    raise CribbageError(
+                        f"a worker cannot play: {error} (install cribcli on every worker)"
+                    ) from None
+                except KilledWorker:
+                    raise CribbageError(
+                        "the cluster lost every worker given a batch of games, one after "
+                        "another: see its workers' logs"
+                    ) from None
+                number = futures[future]
+                for offset, outcome in enumerate(outcomes):
+                    yield starts[number] + offset, outcome
+        finally:
+            client.cancel(list(futures))  # type: ignore[no-untyped-call]

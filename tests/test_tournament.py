@@ -1,0 +1,191 @@
+"""``cribbage tournament``: the ACC's bracket and byes, standings ranked by game points,
+games won and spread (each deciding once), ratings fitted to the games, and a tournament
+stopped part way carried on to the same result, no finished game played again."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cribcli.match import GameSummary
+from cribcli.tournament import (
+    Results,
+    TournamentSetup,
+    bracket_order,
+    bracket_size,
+    first_round,
+    qualifiers,
+    ratings_of,
+    round_robin,
+    standings,
+)
+from tests.conftest import Run
+
+
+def pairs(size: int) -> list[tuple[int, int]]:
+    order = bracket_order(size)
+    return [(min(a, b), max(a, b)) for a, b in zip(order[::2], order[1::2], strict=True)]
+
+
+def test_the_bracket_is_the_accs_approved_one() -> None:
+    # The approved 16 bracket, top to bottom; 1 and 2 meet only in the final.
+    assert pairs(16) == [
+        (1, 16), (8, 9), (5, 12), (4, 13), (3, 14), (6, 11), (7, 10), (2, 15),
+    ]  # fmt: skip
+    assert pairs(8) == [(1, 8), (4, 5), (3, 6), (2, 7)]
+    # As the ACC's rule reads its chart: 5-60 below 8-57, 3-62 below 4-61, 7-58 below 6-59
+    # (its example is from the 256 bracket; the 64 bracket's pairings read alike).
+    sixty_four = pairs(64)
+    for upper, lower in (((8, 57), (5, 60)), ((4, 61), (3, 62)), ((6, 59), (7, 58))):
+        assert sixty_four.index(lower) == sixty_four.index(upper) + 1
+    assert all(a + b == 65 for a, b in sixty_four)
+
+
+@pytest.mark.parametrize(
+    ("entrants", "qualified", "bracket", "byes"),
+    [
+        (6, 2, 4, 2),  # two qualifiers: two byes, then the final
+        (9, 3, 4, 1),
+        (16, 4, 4, 0),
+        (33, 9, 16, 7),
+        (60, 15, 16, 1),  # the ACC's own example: the top qualifier has a bye
+        (64, 16, 16, 0),
+    ],
+)
+def test_one_in_four_qualify_and_the_top_have_byes(
+    entrants: int, qualified: int, bracket: int, byes: int
+) -> None:
+    assert qualifiers(entrants) == qualified
+    assert bracket_size(qualified) == bracket
+    first = first_round(qualified)
+    assert sorted(p.high for p in first if p.low is None) == list(range(1, byes + 1))
+    playing = sorted(seed for p in first if p.low is not None for seed in (p.high, p.low))
+    assert playing == list(range(byes + 1, qualified + 1))
+    assert len(first) == bracket // 2  # the second round is full
+
+
+def won(first: int, second: int, scores: tuple[int, int], skunk: str = "") -> GameSummary:
+    """A game between round-robin players ``first`` and ``second`` (in seats 0 and 1)."""
+    winner = 0 if scores[0] > scores[1] else 1
+    return GameSummary(0, "s", 0, winner, scores, skunk, (), ())
+
+
+def test_standings_by_game_points_then_games_won_then_spread() -> None:
+    """Five players, a game each pair (worked by hand):
+    P1 beats X 121-100, Y 121-80 (a skunk), W 121-110, and loses to Z 111-121;
+    X beats Y 121-101, Z 121-105, W 121-95; Y beats Z 121-85 and W 121-70 (skunks);
+    W beats Z 121-119. Game points: P1 7; X 6 (three wins), Y 6 (two skunks); Z 2, W 2;
+    spread: Z +10-16-36-2 = -44, W -11-26-51+2 = -86."""
+    setup = TournamentSetup(("easy",) * 5, games=1)
+    p1, x, y, z, w = range(5)
+    games = {
+        (p1, x): (121, 100, ""), (p1, y): (121, 80, "skunk"), (p1, z): (111, 121, ""),
+        (p1, w): (121, 110, ""), (x, y): (121, 101, ""), (x, z): (121, 105, ""),
+        (x, w): (121, 95, ""), (y, z): (121, 85, "skunk"), (y, w): (121, 70, "skunk"),
+        (z, w): (119, 121, ""),
+    }  # fmt: skip
+    results = Results()
+    matches = round_robin(setup)
+    for match in matches:
+        first, second, skunk = games[match.players]
+        results.keep(match, 0, (won(*match.players, (first, second), skunk),))
+    ranked = standings(5, matches, results)
+    assert [s.player for s in ranked] == [p1, x, y, z, w]
+    assert [s.game_points for s in ranked] == [7, 6, 6, 2, 2]
+    assert [s.wins for s in ranked] == [3, 3, 2, 1, 1]
+    spreads = [21 + 41 - 10 + 11, -21 + 20 + 16 + 26, -41 - 20 + 36 + 51, -44, -86]
+    assert [s.spread for s in ranked] == spreads
+    assert [s.decided_by for s in ranked] == [
+        "game points",  # P1 7, X 6
+        "games won",  # X and Y 6 each; X won 3, Y 2
+        "game points",  # Y 6, Z 2
+        "spread",  # Z and W 2 points and 1 win each; -44 against -86
+        "",
+    ]
+
+
+def test_ratings_are_the_bradley_terry_fit() -> None:
+    """A beat B in 3 of 4 games. With the prior (a win and a loss each against an
+    opponent of strength 0), the fit has A at +t and B at -t where A's wins (3, and 1
+    from the prior) equal their expectation: 4 s(2t) + 2 s(t), s the logistic. Solved
+    here by bisection, apart from the program's Newton steps."""
+
+    def s(x: float) -> float:
+        return 1 / (1 + math.exp(-x))
+
+    low, high = 0.0, 5.0
+    for _ in range(200):
+        t = (low + high) / 2
+        low, high = (t, high) if 4 * s(2 * t) + 2 * s(t) < 4 else (low, t)
+    a, b = ratings_of(2, [(0, 1), (0, 1), (0, 1), (1, 0)])
+    assert a.elo == pytest.approx(t * 400 / math.log(10)) and b.elo == pytest.approx(-a.elo)
+    assert a.within == pytest.approx(b.within) and a.within > 0
+    even = ratings_of(3, [(0, 1), (1, 2), (2, 0)])
+    assert [r.elo for r in even] == pytest.approx([0, 0, 0], abs=1e-9)
+    more = ratings_of(2, [(0, 1), (0, 1), (0, 1), (1, 0)] * 25)  # more games: surer
+    assert more[0].within < a.within
+
+
+def test_a_small_acc_tournament_plays_to_its_winner(cribbage: Run, tmp_path: Path) -> None:
+    result = cribbage(
+        "tournament", "easy", "normal", "easy", "normal", "easy", "normal",
+        "--format", "acc", "--short", "--games", "1", "--json", "--log-dir", str(tmp_path),
+    )  # fmt: skip
+    assert result.status == 0, result.err
+    told = json.loads(result.out)
+    assert [s["place"] for s in told["standings"]] == [1, 2, 3, 4, 5, 6]
+    first, second = (told["standings"][n]["player"] for n in (0, 1))
+    knockout = told["knockout"]
+    byes_then_final = [(1, [1, None]), (1, [2, None]), (2, [1, 2])]
+    assert [(m["round"], m["seeds"]) for m in knockout] == byes_then_final
+    assert knockout[2]["players"] == [first, second]
+    assert told["champion"] == knockout[2]["winner"] in (first, second)
+    assert max(knockout[2]["score"]) == 2  # best of 3
+    assert len(told["ratings"]) == 6 and len(told["crosstable"]) == 6
+    logs = sorted(p.name for p in tmp_path.glob("*.toml"))
+    assert "tournament.toml" in logs and len(logs) == 1 + 15 + sum(knockout[2]["score"])
+    again = cribbage("tournament", "easy", "normal", "--log-dir", str(tmp_path))
+    assert again.status == 1 and "--resume" in again.err  # (a folder holds one)
+    assert cribbage("tournament", "easy").status == 2
+
+
+@pytest.mark.slow
+def test_a_tournament_killed_part_way_is_carried_on_to_the_same_result(
+    cribbage: Run, tmp_path: Path
+) -> None:
+    """A round-robin is killed (SIGKILL) once some of its games are logged; carried on
+    with --resume, it plays only what it had not (the logs written before are the same
+    files, untouched) and ends as an unbroken one does."""
+    args = ["easy", "normal", "easy", "normal", "--short", "--games", "30", "--seed", "7"]
+    whole = cribbage("tournament", *args, "--format", "acc", "--json")
+    assert whole.status == 0, whole.err
+    folder = tmp_path / "t"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cribcli", "tournament", *args, "--format", "acc",
+         "--log-dir", str(folder), "--json"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])},
+    )  # fmt: skip
+    deadline = time.monotonic() + 120  # a ceiling: only a hang meets it
+    while len(list(folder.glob("round-robin-*.toml"))) < 40 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait(60)
+    before = {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in folder.glob("*.toml")}
+    assert 40 <= len(before) < 1 + 6 * 30
+    carried = cribbage("tournament", "--resume", str(folder), "--json")
+    assert carried.status == 0, carried.err
+    assert json.loads(carried.out) == json.loads(whole.out)
+    after = {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in folder.glob("*.toml")}
+    assert all(after[name] == kept for name, kept in before.items())  # none played again
+    assert len(after) > len(before)
+    refused = cribbage("tournament", "easy", "hard", "--resume", str(folder))
+    assert refused.status == 2 and "only --resume" in refused.err
