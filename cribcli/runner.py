@@ -18,8 +18,10 @@ given.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
+from typing import TypeVar
 
 from cribcli.errors import CribbageError
 from cribcli.events import Event
@@ -27,6 +29,9 @@ from cribcli.match import Played, Setup, log_name, play_unit
 from cribcli.players import Level
 from cribcli.record import GameInfo, dumps
 from cribcli.workers import forked, orphaned, spread_as_done
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,43 +73,12 @@ def play(task: Task) -> Outcome:
     return Outcome(played, tuple(logs))
 
 
-def play_batch(tasks: Sequence[Task]) -> list[Outcome]:
-    """(In a worker.) A batch of tasks played, one after another."""
-    return [play(task) for task in tasks]
-
-
-def batches(tasks: Sequence[Task], workers: int, size: int = 0) -> list[list[Task]]:
-    """The tasks in batches: of ``size``, or of as many as give each worker about eight
-    batches (so that the last batches to finish do not leave workers idle long), at most
-    16 tasks (a batch lost with its worker is played again whole)."""
-    if size <= 0:
-        size = max(1, min(16, len(tasks) // (8 * max(workers, 1))))
-    return [list(tasks[start : start + size]) for start in range(0, len(tasks), size)]
-
-
 def run(tasks: Sequence[Task], where: Where) -> Iterator[tuple[int, Outcome]]:
     """Each task's number and outcome, as each is done (not in order). Raises
     CribbageError if the cluster cannot be reached or its workers cannot play."""
-    if where.scheduler is not None:
-        yield from _on_cluster(tasks, where)
-        return
-    grouped = batches(tasks, where.jobs, where.batch)
-    if where.jobs > 1 and len(grouped) > 1 and forked():
+    if where.scheduler is None and where.jobs > 1 and len(tasks) > 1 and forked():
         _warm(tasks)
-    starts = _starts(grouped)
-    with spread_as_done(play_batch, grouped, where.jobs) as done:
-        for number, outcomes in done:
-            for offset, outcome in enumerate(outcomes):
-                yield starts[number] + offset, outcome
-
-
-def _starts(grouped: Sequence[Sequence[Task]]) -> list[int]:
-    """Each batch's first task's number."""
-    starts, total = [], 0
-    for batch in grouped:
-        starts.append(total)
-        total += len(batch)
-    return starts
+    yield from each(play, tasks, where)
 
 
 def _warm(tasks: Sequence[Task]) -> None:
@@ -115,12 +89,57 @@ def _warm(tasks: Sequence[Task]) -> None:
         warm(endgame=True)
 
 
+# --- any work, in batches ----------------------------------------------------------------
+
+
+def each(work: Callable[[T], R], items: Sequence[T], where: Where) -> Iterator[tuple[int, R]]:
+    """Each item's number and ``work``'s result for it, as each is done (not in order):
+    the items go in batches to ``where.jobs`` processes here (forked: ``work`` may be
+    the running script's own), or to the cluster's workers (``work`` pickled by
+    reference if it is a module's, by value if it is the running script's: cribcli must
+    be installed there). Raises CribbageError if the cluster cannot be reached."""
+    if where.scheduler is not None:
+        yield from _on_cluster(work, items, where)
+        return
+    grouped = batches(items, where.jobs, where.batch)
+    starts = _starts(grouped)
+    with spread_as_done(partial(_batch, work), grouped, where.jobs) as done:
+        for number, results in done:
+            for offset, result in enumerate(results):
+                yield starts[number] + offset, result
+
+
+def _batch(work: Callable[[T], R], items: Sequence[T]) -> list[R]:
+    """(In a worker.) A batch of items worked, one after another."""
+    return [work(item) for item in items]
+
+
+def batches(items: Sequence[T], workers: int, size: int = 0) -> list[list[T]]:
+    """The items in batches: of ``size``, or of as many as give each worker about eight
+    batches (so that the last batches to finish do not leave workers idle long), at most
+    16 items (a batch lost with its worker is worked again whole)."""
+    if size <= 0:
+        size = max(1, min(16, len(items) // (8 * max(workers, 1))))
+    return [list(items[start : start + size]) for start in range(0, len(items), size)]
+
+
+def _starts(grouped: Sequence[Sequence[object]]) -> list[int]:
+    """Each batch's first item's number."""
+    starts, total = [], 0
+    for batch in grouped:
+        starts.append(total)
+        total += len(batch)
+    return starts
+
+
 CONNECT_TIME = 30.0
 """Seconds to reach a cluster's scheduler."""
 
 
-def _on_cluster(tasks: Sequence[Task], where: Where) -> Iterator[tuple[int, Outcome]]:
-    """The tasks played on the Dask cluster whose scheduler is at ``where.scheduler``."""
+def _on_cluster(
+    work: Callable[[T], R], items: Sequence[T], where: Where
+) -> Iterator[tuple[int, R]]:
+    """The items worked on the Dask cluster whose scheduler is at ``where.scheduler``."""
     try:
         from distributed import Client, as_completed
         from distributed.scheduler import KilledWorker
@@ -134,28 +153,28 @@ def _on_cluster(tasks: Sequence[Task], where: Where) -> Iterator[tuple[int, Outc
         raise CribbageError(f"cannot reach the scheduler at {where.scheduler} ({error})") from None
     with client:
         workers = max(len(client.scheduler_info().get("workers", {})), 1)
-        grouped = batches(tasks, workers, where.batch)
+        grouped = batches(items, workers, where.batch)
         starts = _starts(grouped)
         run_id = uuid.uuid4().hex[:12]
         futures = {
-            client.submit(play_batch, batch, key=f"cribbage-{run_id}-{number}"): number
+            client.submit(_batch, work, batch, key=f"cribbage-{run_id}-{number}"): number
             for number, batch in enumerate(grouped)
         }
         try:
             for future in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
                 try:
-                    outcomes = future.result()
+                    results = future.result()
                 except ImportError as error:  # (pickled by reference: cribcli is needed there)
                     raise CribbageError(
                         f"a worker cannot play: {error} (install cribcli on every worker)"
                     ) from None
                 except KilledWorker:
                     raise CribbageError(
-                        "the cluster lost every worker given a batch of games, one after "
-                        "another: see its workers' logs"
+                        "the cluster lost every worker given a batch, one after another: "
+                        "see its workers' logs"
                     ) from None
                 number = futures[future]
-                for offset, outcome in enumerate(outcomes):
-                    yield starts[number] + offset, outcome
+                for offset, result in enumerate(results):
+                    yield starts[number] + offset, result
         finally:
             client.cancel(list(futures))  # type: ignore[no-untyped-call]

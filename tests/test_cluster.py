@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from cribcli.match import Setup
-from cribcli.runner import Outcome, Task, Where, run
+from cribcli.runner import Outcome, Task, Where, each, run
 from tests.conftest import Run
 
 pytest.importorskip("distributed")
@@ -42,7 +42,8 @@ def cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]
     scheduler's address and the workers' processes."""
     from distributed import Client
 
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
+    root = Path(__file__).parents[1]
+    env = {**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{root / 'tools'}"}
     where = tmp_path / "scheduler.json"
     common = ["--no-dashboard"]
     started = [
@@ -91,6 +92,15 @@ def test_a_match_and_a_tournament_on_the_cluster_equal_one_here(
             assert json.loads(there.out) == json.loads(here.out)
         logged = list((tmp_path / "match").rglob("game-*.toml"))
         assert len(logged) == 24  # written here, from the text the workers sent
+        # A tool that measures the hard computer's tables works there the same way (its
+        # functions found by name there: the workers see tools/ here; a tool run as a
+        # script sends its functions whole).
+        from tests.test_tables import tool
+
+        pegging = tool("pegging_table")
+        work = [((1, 5, 5, 10), 3), ((2, 3, 4, 13), 3), ((7, 7, 8, 8), 3)]
+        worked = dict(each(pegging.average, work, Where(scheduler=address, batch=1)))
+        assert [worked[n] for n in range(3)] == [pegging.average(w) for w in work]
 
 
 def test_a_worker_lost_mid_run_has_its_games_played_again(tmp_path: Path) -> None:

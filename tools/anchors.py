@@ -35,11 +35,12 @@ BLOCK = 20
 """Games a block (ten deals, each played twice): a test plays one again and compares."""
 
 
-def play(pair: tuple[Level, Level], games: int, seed: str, jobs: int) -> Report:
+def play(
+    pair: tuple[Level, Level], games: int, seed: str, jobs: int, scheduler: str | None = None
+) -> Report:
     """A duplicate match between two levels."""
-    return run_match(
-        Setup.of((pair[0].value, pair[1].value), seed, duplicate=True), games, jobs=jobs
-    )
+    setup = Setup.of((pair[0].value, pair[1].value), seed, duplicate=True)
+    return run_match(setup, games, jobs=jobs, scheduler=scheduler)
 
 
 def blocks(report: Report) -> list[int]:
@@ -90,13 +91,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300, help=f"each match: a multiple of {BLOCK}")
     parser.add_argument("--seed", default="anchors")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--scheduler", help="a Dask cluster's scheduler (docs/cluster.md)")
     options = parser.parse_args()
     if options.games <= 0 or options.games % BLOCK:
         parser.error(f"--games: a multiple of {BLOCK}")
     began = time.monotonic()
     reports: dict[tuple[Level, Level], Report] = {}
     for pair in PAIRS:
-        reports[pair] = play(pair, options.games, options.seed, options.jobs)
+        reports[pair] = play(pair, options.games, options.seed, options.jobs, options.scheduler)
         elapsed = time.monotonic() - began
         print(
             f"{match_key(pair)}: {reports[pair].wins[0]} of {options.games} won ({elapsed:.0f} s)",

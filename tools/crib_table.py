@@ -14,7 +14,6 @@ to ``cribcli/players/data/cribs.json``. Took 77 s on one core.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import random
 from collections import Counter
 from itertools import combinations_with_replacement
@@ -23,6 +22,7 @@ from math import comb
 from cribcli.analysis import analyse
 from cribcli.cards import deck
 from cribcli.players import measured
+from cribcli.runner import Where, each
 from cribcli.scoring import rank_key, rank_table
 
 RANKS = range(1, 14)
@@ -120,10 +120,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=20000, help=f"a multiple of {BLOCK}")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--scheduler", help="a Dask cluster's scheduler (docs/cluster.md)")
     options = parser.parse_args()
     work = [(thrower, block) for thrower in THROWERS for block in range(options.hands // BLOCK)]
-    with multiprocessing.Pool(options.jobs) as pool:
-        blocks = dict(pool.imap(_block, work))
+    done = dict(each(_block, work, Where(options.jobs, options.scheduler, batch=1)))
+    blocks = dict(done[number] for number in range(len(work)))
     print(measured.write("cribs.json", table(blocks)))
 
 

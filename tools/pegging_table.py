@@ -19,7 +19,6 @@ against 0.14-0.18); of hard's as dealer a little worse (0.14 against 0.17).)
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import random
 from collections import Counter
 from itertools import combinations, combinations_with_replacement
@@ -27,6 +26,7 @@ from itertools import combinations, combinations_with_replacement
 from cribcli.players import measured
 from cribcli.players.careful import play_out
 from cribcli.players.hard import kept_value
+from cribcli.runner import Where, each
 
 RANKS = range(1, 14)
 
@@ -63,11 +63,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--scheduler", help="a Dask cluster's scheduler (docs/cluster.md)")
     options = parser.parse_args()
     keeps = list(combinations_with_replacement(RANKS, 4))
-    with multiprocessing.Pool(options.jobs) as pool:
-        work = [(keep, options.hands) for keep in keeps]
-        rows = pool.map(average, work, chunksize=20)
+    work = [(keep, options.hands) for keep in keeps]
+    done = dict(each(average, work, Where(options.jobs, options.scheduler, batch=20)))
+    rows = [done[number] for number in range(len(work))]
     print(measured.write("pegs.json", table(options.hands, dict(zip(keeps, rows, strict=True)))))
 
 
