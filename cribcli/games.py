@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 from cribcli import daily
 from cribcli.engine import Action, Rules, State
 from cribcli.errors import CribbageError, UsageProblem
-from cribcli.players import Level, Player, computer
+from cribcli.players import Level, Objective, Player, computer
 from cribcli.players.base import PlayerFailed
 from cribcli.protocol.referee import (
     MOVE_TIME,
@@ -71,6 +71,8 @@ class NewGame:
     """A new game as asked for. With no level, the one chosen last is played."""
 
     level: Level | None = None
+    objective: Objective = Objective.WIN
+    """What the computers play for near the end."""
     seed: int | str | None = None
     """Checked already (:func:`cribcli.record.parse_seed`); None: a random one."""
     name: str = "You"
@@ -235,7 +237,12 @@ def game_info(new: NewGame, places: Places) -> GameInfo:
     seats = (Seat(new.name, "human"),) + tuple(
         Seat(name, "engine", command=new.opponent.command)
         if new.opponent
-        else Seat(name, "computer", level)
+        else Seat(
+            name,
+            "computer",
+            level,
+            objective=None if new.objective is Objective.WIN else new.objective,
+        )
         for name in NAMES[new.players]
     )
     return GameInfo(rules, seats, seed, started=started_now())
@@ -309,7 +316,7 @@ def computers(info: GameInfo) -> dict[int, Player]:
     """The computer players of a game, by seat, with the seats they took over (not its
     engines: see :func:`seated`)."""
     return {
-        seat: computer(spec.level or Level.NORMAL, info.seed, seat)
+        seat: computer(spec.level or Level.NORMAL, info.seed, seat, spec.objective or Objective.WIN)
         for seat, spec in enumerate(info.seats)
         if spec.played_by_computer
     }

@@ -26,7 +26,7 @@ from pathlib import Path
 from cribcli.engine import Rules, first_dealer
 from cribcli.errors import CribbageError
 from cribcli.events import Event, GameOver, game_points
-from cribcli.players import Level, computer
+from cribcli.players import Level, Objective, Player, computer
 from cribcli.players.base import NoResult
 from cribcli.protocol.referee import (
     MOVE_TIME,
@@ -166,11 +166,31 @@ class Setup:
 
 
 def check_player(spec: str) -> str:
-    """A match's player as given: a level's name, or ``engine:CMD``. Raises
-    CribbageError for anything else."""
-    if EngineCommand.parse(spec) is None and spec not in set(Level):
-        raise CribbageError(f"`{spec}` is not a level ({', '.join(Level)}) nor engine:CMD")
+    """A match's player as given: a level's name (``LEVEL:OBJECTIVE`` for one that
+    plays for game points or spread), or ``engine:CMD``. Raises CribbageError for
+    anything else."""
+    if EngineCommand.parse(spec) is None:
+        level_of(spec)
     return spec
+
+
+def level_of(spec: str) -> tuple[Level, Objective]:
+    """A computer player's level and objective, from ``LEVEL`` or ``LEVEL:OBJECTIVE``
+    (``hard:game-points``). Raises CribbageError if it is neither."""
+    level, _, objective = spec.partition(":")
+    if level not in set(Level) or (objective and objective not in set(Objective)):
+        raise CribbageError(
+            f"`{spec}` is not a level ({', '.join(Level)}), LEVEL:OBJECTIVE "
+            f"({', '.join(Objective)}), nor engine:CMD"
+        )
+    return Level(level), Objective(objective or Objective.WIN)
+
+
+def with_objective(spec: str, objective: Objective) -> str:
+    """A player as given, playing for ``objective`` if it is a level that says none."""
+    if EngineCommand.parse(spec) is not None or ":" in spec or objective is Objective.WIN:
+        return spec
+    return f"{spec}:{objective}"
 
 
 def game_seed(seed: int | str, index: int) -> str:
@@ -250,7 +270,10 @@ def _game(
     for seat, spec in enumerate(specs):
         command = EngineCommand.parse(spec)
         if command is None:
-            seats.append(Seat(spec.capitalize() + f" {seat}", "computer", Level(spec)))
+            level, objective = level_of(spec)
+            kept = None if objective is Objective.WIN else objective
+            name = f"{level.capitalize()} {seat}"
+            seats.append(Seat(name, "computer", level, objective=kept))
         else:
             engines[seat] = kept_engine(command, seat, setup.move_time, setup.sandbox, setup.hidden)
             seats.append(seat_of(engines[seat]))
@@ -259,7 +282,7 @@ def _game(
     label = f"match game {index}" if setup.best_of == 1 else f"match {index} game {number + 1}"
     info = GameInfo(rules, tuple(seats), seed, label=label)
     players = [
-        EnginePlayer(engines[seat], info, seat) if seat in engines else computer(spec, seed, seat)
+        EnginePlayer(engines[seat], info, seat) if seat in engines else _computer(spec, seed, seat)
         for seat, spec in enumerate(specs)
     ]
     played: list[Event] = []
@@ -272,6 +295,12 @@ def _game(
     if save:
         save(info, events)
     return summary_of(info, events, index, swapped, number)
+
+
+def _computer(spec: str, seed: str, seat: int) -> Player:
+    """The computer a player as given (``LEVEL`` or ``LEVEL:OBJECTIVE``) stands for."""
+    level, objective = level_of(spec)
+    return computer(level, seed, seat, objective)
 
 
 def summary_of(
@@ -540,11 +569,14 @@ class Report:
 
     def per_game(self, measure: str, player: int = 0) -> Interval:
         """A measure a game for a player, with its 95% interval: ``game points``,
-        ``skunks`` and ``double skunks`` (given), or ``spread`` (the player's points
-        less the other's)."""
+        ``skunks`` and ``double skunks`` (given), ``spread`` (the player's points less
+        the other's), or ``game points edge`` (its game points less the other's)."""
+        sign = 1 if player == 0 else -1
         if measure == "spread":
-            units = [((t.spread if player == 0 else -t.spread), t.games) for t in self.tallies]
-            return mean_interval(units)
+            return mean_interval([(sign * t.spread, t.games) for t in self.tallies])
+        if measure == "game points edge":  # the player's game points less the other's
+            edges = [(sign * (t.game_points[0] - t.game_points[1]), t.games) for t in self.tallies]
+            return mean_interval(edges)
         counted = {
             "game points": "game_points",
             "skunks": "skunks",
@@ -602,6 +634,7 @@ class Report:
             "win_rate_95": [low, high],
             "game_points": self.game_points,
             "game_points_a_game": interval("game points"),
+            "game_points_edge_a_game": interval("game points edge"),
             "skunks": self.skunks,
             "skunks_a_game": interval("skunks"),
             "double_skunks": self.double_skunks,

@@ -48,7 +48,7 @@ from cribcli.events import (
     Skunk,
     StarterCut,
 )
-from cribcli.players.base import Level
+from cribcli.players.base import Level, Objective
 
 FORMAT = 2
 """The version of the log format this code writes."""
@@ -173,6 +173,8 @@ class Seat:
     command: str | None = None
     taken: int | None = None
     returned: int | None = None
+    objective: Objective | None = None
+    """A computer's, if it plays for other than the game (game points, spread)."""
 
     @property
     def played_by_computer(self) -> bool:
@@ -497,7 +499,17 @@ def _seat(doc: object, where: str) -> Seat:
         if not command or len(command) > COMMAND_LIMIT:
             raise LogError(f"{where}: an engine's `command` is 1 to {COMMAND_LIMIT} characters")
         return Seat(name, "engine", command=command)
-    return Seat(name, "computer", _level(doc, where))
+    objective = doc.get("objective")
+    if objective is not None and (
+        not isinstance(objective, str) or objective not in set(Objective)
+    ):
+        raise LogError(f"{where}: a computer's `objective` is {', '.join(Objective)}")
+    return Seat(
+        name,
+        "computer",
+        _level(doc, where),
+        objective=None if objective in (None, Objective.WIN) else Objective(objective),
+    )
 
 
 def _level(doc: dict[str, Any], where: str) -> Level:

@@ -188,3 +188,14 @@ SCHEDULER_OPTION = click.option(
     "not on this machine's cores (needs cribcli[cluster]; see docs/cluster.md).",
 )
 """Where ``match`` and ``tournament`` play: a Dask cluster's scheduler."""
+
+
+OBJECTIVE_OPTION = click.option(
+    "--objective",
+    type=click.Choice(["win", "game-points", "spread"]),
+    default="win",
+    show_default=True,
+    help="What the hard computer plays for near the end: the game, game points (2 a "
+    "win, 3 a skunk), or spread (points to the end).",
+)
+"""What the computer plays for (:class:`cribcli.players.Objective`)."""

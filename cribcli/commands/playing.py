@@ -12,6 +12,7 @@ from cribcli.cli import DataError
 from cribcli.commands.options import (
     LEVEL_CHOICE,
     MOVE_TIME_OPTION,
+    OBJECTIVE_OPTION,
     check_engine,
     check_name,
     check_seed,
@@ -19,7 +20,7 @@ from cribcli.commands.options import (
     game_input_options,
     style_options,
 )
-from cribcli.players import Level
+from cribcli.players import Level, Objective
 from cribcli.protocol.referee import EngineCommand
 
 PLAY_EXAMPLES = """\b
@@ -38,6 +39,7 @@ command: hint, hand, score, log, tips, rules, undo, review, help, quit.
 
 @click.command(epilog=PLAY_EXAMPLES)
 @click.option("--level", type=LEVEL_CHOICE, help="The computer's strength (remembered).")
+@OBJECTIVE_OPTION
 @click.option(
     "--seed", callback=check_seed, help="Deal this game from a seed (a number or a short text)."
 )
@@ -79,6 +81,7 @@ command: hint, hand, score, log, tips, rules, undo, review, help, quit.
 @game_input_options
 def play(
     level: str | None,
+    objective: str,
     seed: int | str | None,
     name: str,
     short: bool,
@@ -111,12 +114,13 @@ def play(
     ctx = click.get_current_context()
     new_game_options = [
         option
-        for option in ("level", "seed", "short", "cut", "players", "name", "muggins")
+        for option in ("level", "objective", "seed", "short", "cut", "players", "name", "muggins")
         if ctx.get_parameter_source(option) is click.core.ParameterSource.COMMANDLINE
     ]
     options = PlayOptions(
         new=NewGame(
             level=Level(level) if level else None,
+            objective=Objective(objective),
             seed=seed,
             name=name,
             short=short,

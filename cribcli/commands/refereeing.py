@@ -13,6 +13,7 @@ import click
 from cribcli.commands.options import (
     LEVEL_CHOICE,
     MOVE_TIME_OPTION,
+    OBJECTIVE_OPTION,
     SCHEDULER_OPTION,
     check_player,
     check_seed,
@@ -49,6 +50,7 @@ Examples:
     default="1",
     help="Play matches of this many games, the first to win most of them (ACC match play).",
 )
+@OBJECTIVE_OPTION
 @click.option(
     "--seed",
     callback=check_seed,
@@ -80,6 +82,7 @@ def match(
     second: str,
     games: int,
     best_of: str,
+    objective: str,
     seed: int | str | None,
     jobs: int,
     short: bool,
@@ -114,6 +117,10 @@ def match(
     if duplicate and games % 2:
         raise click.BadParameter("in duplicate each deal is played twice: give an even number")
     hidden = _hidden((first, second), sandbox, log_dir)
+    from cribcli.match import with_objective
+    from cribcli.players import Objective
+
+    first, second = (with_objective(p, Objective(objective)) for p in (first, second))
     setup = Setup.of(
         (first, second),
         seed,
@@ -217,6 +224,7 @@ Examples:
     help="The knockout's matches (--format acc).",
 )
 @click.option("--duplicate", is_flag=True, help="Each pair plays each deal twice, seats swapped.")
+@OBJECTIVE_OPTION
 @click.option("--seed", callback=check_seed, help="The tournament's seed (as for match).")
 @click.option("--short", is_flag=True, help="Games to 61, not 121.")
 @click.option(
@@ -243,6 +251,7 @@ def tournament(
     games: int,
     best_of: str,
     duplicate: bool,
+    objective: str,
     seed: int | str | None,
     short: bool,
     jobs: int,
@@ -306,6 +315,10 @@ def tournament(
             except CribbageError as error:
                 raise click.BadParameter(str(error), param_hint="PLAYER") from None
         hidden = _hidden(players, sandbox, log_dir)
+        from cribcli.match import with_objective
+        from cribcli.players import Objective
+
+        players = tuple(with_objective(p, Objective(objective)) for p in players)
         if seed is None and any(p.startswith("engine:") for p in players):
             import secrets
 
@@ -365,7 +378,8 @@ Examples:
 @click.option(
     "--seed", default="engine", show_default=True, callback=check_seed, help="Its choices' seed."
 )
-def engine(level: str, seed: int | str) -> None:
+@OBJECTIVE_OPTION
+def engine(level: str, seed: int | str, objective: str) -> None:
     """Be a computer player for a referee, through the engine protocol.
 
     Reads the referee's messages on standard input, one JSON object a line, and answers
@@ -380,6 +394,6 @@ def engine(level: str, seed: int | str) -> None:
         sys.stdout.flush()
 
     try:
-        serve(level, seed, sys.stdin, write)
+        serve(level, seed, sys.stdin, write, objective)
     except ProtocolError as error:
         raise CribbageError(str(error)) from None

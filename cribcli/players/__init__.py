@@ -7,11 +7,15 @@ level's player and its tables are loaded when one is first made.
 from __future__ import annotations
 
 from cribcli.errors import CribbageError
-from cribcli.players.base import Level, Player
+from cribcli.players.base import Level, Objective, Player
 
 
-def computer(level: str, seed: int | str, seat: int) -> Player:
-    """A computer player of the given level, its choices drawn from the game's seed."""
+def computer(
+    level: str, seed: int | str, seat: int, objective: Objective = Objective.WIN
+) -> Player:
+    """A computer player of the given level, its choices drawn from the game's seed,
+    playing for ``objective`` (the hard computer: the others play for points to the end
+    whatever it is)."""
     try:
         chosen = Level(level)
     except ValueError:
@@ -26,7 +30,7 @@ def computer(level: str, seed: int | str, seat: int) -> Player:
         return NormalPlayer(seed, seat)
     from cribcli.players.hard import HardPlayer
 
-    return HardPlayer(seed, seat)
+    return HardPlayer(seed, seat, objective)
 
 
-__all__ = ["Level", "Player", "computer"]
+__all__ = ["Level", "Objective", "Player", "computer"]

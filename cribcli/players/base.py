@@ -25,6 +25,19 @@ class Level(StrEnum):
     """Also values the crib against good throws, and searches the play."""
 
 
+class Objective(StrEnum):
+    """What a computer that plans plays for, near the end of a game."""
+
+    WIN = "win"
+    """The game: the chance of winning it, whatever the score."""
+    GAME_POINTS = "game-points"
+    """Game points, as a match or tournament counts them (2 a win, 3 a skunk): near the
+    end it weighs skunking and being skunked, a game point worth half a won game."""
+    SPREAD = "spread"
+    """Points: as many more than the other side's as it can, as tournaments' tie-breaks
+    reward; it plays for points to the end."""
+
+
 class Player(Protocol):
     """A seat's decisions. It sees only its :class:`View`: no hidden card, by construction."""
 

@@ -14,6 +14,7 @@ from itertools import permutations
 from math import comb
 
 from cribcli.players import odds
+from cribcli.players.base import Objective
 from cribcli.players.pegging import (
     VALUES,
     laid_on,
@@ -248,9 +249,9 @@ def play_out(pone: Ranks, dealer: Ranks) -> int:
 Shows = tuple[int, int, bool]
 """My show and theirs to come (hand, and the crib for the dealer), and whether I deal."""
 
-Race = tuple[int, int, Shows]
+Race = tuple[int, int, Shows, Objective]
 """The search to win near the end: the points I still need, the points they still need,
-and the shows to come."""
+the shows to come, and what the end of the game is worth (winning, or game points)."""
 
 
 def against(
@@ -273,12 +274,14 @@ def win_against(
     unseen: Unseen,
     needs: tuple[int, int],
     shows: Shows,
+    objective: Objective = Objective.WIN,
 ) -> float:
     """As :func:`against`, but near the end: I lay ``rank`` and then play to win, the other
-    laying by :func:`choose` as ever; my chance of winning. A side home in the play wins
-    at once; after the play the shows decide, the pone's first
+    laying by :func:`choose` as ever; my chance of winning (for game points, what the game
+    is worth: :func:`cribcli.players.odds.end_value`). A side home in the play wins at
+    once; after the play the shows decide, the pone's first
     (:func:`cribcli.players.odds.after_play`)."""
-    race = (*needs, shows)
+    race = (*needs, shows, objective)
     return _lay(rank, mine, theirs, pile, count, False, they_out, True, unseen, race)
 
 
@@ -398,17 +401,18 @@ def _fresh(mine: Ranks, theirs: Ranks, i_lead: bool, unseen: Unseen, race: Race 
 
 def _pegged(points: int, race: Race) -> Race:
     """The race once ``points`` are pegged: mine if more than 0, theirs if less."""
-    my_need, their_need, shows = race
+    my_need, their_need, shows, objective = race
     if points > 0:
-        return my_need - points, their_need, shows
-    return my_need, their_need + points, shows
+        return my_need - points, their_need, shows, objective
+    return my_need, their_need + points, shows, objective
 
 
 def _home(race: Race) -> float | None:
-    """1 if I am home, 0 if they are, else None: the race goes on."""
+    """1 if I am home, 0 if they are (for game points, what that end is worth), else
+    None: the race goes on."""
     if race[0] <= 0:
-        return 1.0
-    return 0.0 if race[1] <= 0 else None
+        return odds.end_value(race[3], True, race[1])
+    return odds.end_value(race[3], False, race[0]) if race[1] <= 0 else None
 
 
 def _ended(point: int, race: Race | None) -> float:
@@ -420,5 +424,5 @@ def _ended(point: int, race: Race | None) -> float:
     home = _home(race)
     if home is not None:
         return home
-    my_need, their_need, shows = race
-    return odds.after_play(my_need, their_need, *shows)
+    my_need, their_need, shows, objective = race
+    return odds.after_play(my_need, their_need, *shows, objective)

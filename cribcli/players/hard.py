@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from cribcli.cards import JACK, Card, SeededStream
 from cribcli.engine import View
 from cribcli.players import cribs, odds, pegs
+from cribcli.players.base import Objective
 from cribcli.players.careful import against, laid_carefully, unseen_after, win_against
 from cribcli.players.normal import NormalPlayer, pile_ranks, unseen_by
 from cribcli.players.pegging import points, value
@@ -111,7 +112,17 @@ CLOSE = 0.002
 
 
 class HardPlayer(NormalPlayer):
-    """Discards against a good player's throws; pegs by searching sampled hands."""
+    """Discards against a good player's throws; pegs by searching sampled hands; near the
+    end plays for ``objective``: the game (to win it), game points, or spread (points to
+    the end, as before the last deals)."""
+
+    def __init__(self, seed: int | str, seat: int, objective: Objective = Objective.WIN) -> None:
+        super().__init__(seed, seat)
+        self.objective = objective
+
+    def _racing(self, view: View) -> bool:
+        """Whether it plays for the end of the game now, not for points."""
+        return self.objective is not Objective.SPREAD and min(needs(view)) <= ENDGAME
 
     def _stream(self, view: View, what: str) -> SeededStream:
         # One stream per decision, named by where the game stands, so a resumed game
@@ -123,7 +134,7 @@ class HardPlayer(NormalPlayer):
     def discard(self, view: View) -> tuple[Card, ...]:
         """The discard with the best hand, crib and pegging, taken together, the crib
         valued against how a good player throws; near the end, the one most likely to win."""
-        options = discard_options(view)
+        options = discard_options(view, self.objective)
         if options[0].chance is not None:
             best = max(option.chance or 0.0 for option in options)
             options = [o for o in options if (o.chance or 0.0) >= best - CLOSE]
@@ -166,7 +177,7 @@ class HardPlayer(NormalPlayer):
         weight = sum(samples.values())
         chosen = max(ranks, key=lambda rank: (totals[rank], -rank))
         chances: dict[int, float] = {}
-        if min(needs(view)) <= ENDGAME:
+        if self._racing(view):
             if len(view.hand) + view.held[1 - view.seat] <= FEW_CARDS:
                 win_deals = len(draws)
             weights, each = self._win_chances(view, tally(draws[:win_deals]), ranks)
@@ -207,6 +218,7 @@ class HardPlayer(NormalPlayer):
                         unseen,
                         score_needs,
                         shows,
+                        self.objective,
                     )
                 )
         return weights, chances
@@ -287,10 +299,11 @@ class Reading(NamedTuple):
         return weight
 
 
-def discard_options(view: View) -> list[Option]:
+def discard_options(view: View, objective: Objective = Objective.WIN) -> list[Option]:
     """Every discard as hard values it, in the order of :func:`analyse` (best exact net
     first): with two players, hand, crib against a good player's throw, and pegging, and
-    near the end the chance of winning too; with three or four, the exact net alone."""
+    near the end the chance of winning too (for game points, what the game is worth; for
+    spread, never); with three or four, the exact net alone."""
     from cribcli.analysis import analyse
 
     values = analyse(view.hand, dealer=view.is_dealer, players=view.rules.players)
@@ -303,7 +316,7 @@ def discard_options(view: View) -> list[Option]:
         net += PEGGING * pegs.edge(option.keep, dealer=view.is_dealer)
         options.append(Option(net, crib, option))
     mine, theirs = needs(view)
-    if min(mine, theirs) > ENDGAME:
+    if min(mine, theirs) > ENDGAME or objective is Objective.SPREAD:
         return options
     typical = odds.typical_crib()
 
@@ -311,7 +324,7 @@ def discard_options(view: View) -> list[Option]:
         scores = dict(option.value.hand_scores)
         hand = odds.spread([scores.get(n, 0.0) for n in range(MAX_SHOW + 1)])
         crib_spread = odds.shifted(typical, option.crib - odds.mean(typical))
-        return odds.deal_chance(mine, theirs, view.is_dealer, hand, crib_spread)
+        return odds.deal_chance(mine, theirs, view.is_dealer, hand, crib_spread, objective)
 
     return [option._replace(chance=chance(option)) for option in options]
 
@@ -482,7 +495,7 @@ def warm(endgame: bool) -> None:
     for four in combinations_with_replacement(range(1, 14), KEPT_SIZE):
         _ = _KEPT_VALUES[four]
     if endgame:
-        odds.warm()
+        odds.warm(Objective.GAME_POINTS)
 
 
 @lru_cache(maxsize=1 << 14)

@@ -20,8 +20,10 @@ import sys
 from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache, reduce
 from operator import add, mul
+from typing import NamedTuple
 
 from cribcli.players import measured
+from cribcli.players.base import Objective
 from cribcli.targets import FULL_GAME
 
 Spread = tuple[float, ...]
@@ -139,41 +141,175 @@ def _losing() -> list[list[float]]:
     return [[1 - chance for chance in row] for row in _table()]
 
 
-def warm() -> None:
+def warm(objective: Objective = Objective.WIN) -> None:
     """Work out the table of chances now (else the first chance asked of it does): before
     worker processes fork, so that each inherits it rather than working it out again."""
     _losing()
+    if objective is Objective.GAME_POINTS:
+        _values(objective)
 
 
-def dealer_chance(dealer_need: int, pone_need: int) -> float:
-    """The chance the dealer of a deal about to be dealt wins the game."""
+# --- the outcomes: skunks too ---------------------------------------------------------
+
+SKUNKED = 30
+"""A side still needing more than this when the other goes out is skunked (under 91 of
+121, under 31 of 61); a double skunk counts no more game points than a skunk."""
+
+
+def end_value(objective: Objective, won: bool, loser_need: int) -> float:
+    """What the end of a game is worth to a side, from 0 to 1, as ``objective`` counts:
+    winning 1 and losing 0; for game points, the game points won less those lost, made
+    to run from 0 (skunked) to 1 (skunking): a win 5/6, a skunk 1, a loss 1/6."""
+    if objective is not Objective.GAME_POINTS:
+        return 1.0 if won else 0.0
+    skunk = loser_need > SKUNKED
+    return (2.5 + 0.5 * skunk) / 3 if won else (0.5 - 0.5 * skunk) / 3
+
+
+@lru_cache(maxsize=1)
+def _skunks() -> tuple[list[list[float]], list[list[float]]]:
+    """``skunks[a][b]``: the chance the dealer wins with the pone skunked, needing ``a``,
+    the pone ``b``; ``skunked[a][b]``: the chance the pone wins with the dealer skunked.
+    Worked out as :func:`_table` works out the chance of winning, from the same sources
+    taken alike (where both could peg out, neither is skunked; a side that pegs out
+    finds the other needing what it needed less all it pegs in the deal), each end of
+    the game marked by whether the loser needs more than :data:`SKUNKED`. A side
+    needing :data:`SKUNKED` or less can no longer be skunked, so those cells are 0."""
+    dealer_peg, pone_peg, pone_hand, dealer_hand, crib = _spreads()
+    dealer_show = combined(dealer_hand, crib)
+    nothing = dealer_peg[0] * pone_peg[0]
+    size = GAME + 1
+    skunks = [[0.0] * size for _ in range(size)]  # [a][b]
+    skunked = [[0.0] * size for _ in range(size)]  # [a][b]
+    peg_s = [[0.0] * size for _ in range(size)]  # [b][a]: the pone's pegging to come, ...
+    peg_t = [[0.0] * size for _ in range(size)]  # ... then the rest (all its pegging)
+    scored_s = [[0.0] * size for _ in range(size)]  # [a][b]: the part where the pone scores
+    scored_t = [[0.0] * size for _ in range(size)]
+    after_peg_s = [[0.0] * size for _ in range(size)]  # [a][b], before the pone's hand
+    after_peg_t = [[0.0] * size for _ in range(size)]
+    after_pone_s = [[0.0] * size for _ in range(size)]  # [a][b], before the dealer's show
+    after_pone_t = [[0.0] * size for _ in range(size)]
+    dealer_out = [sum(dealer_peg[points:]) for points in range(size)]
+    pone_out = [sum(pone_peg[points:]) for points in range(size)]
+    show_out = [sum(dealer_show[points:]) for points in range(size)]
+    hand_out = [sum(pone_hand[points:]) for points in range(size)]
+    below = [sum(pone_peg[:points]) for points in range(size)]  # pegging under so many
+    dealer_below = [sum(dealer_peg[:points]) for points in range(size)]
+    dealer_scored, pone_scored = dealer_peg[1:], pone_peg[1:]
+    for total in range(2, 2 * GAME + 1):
+        pairs = [(a, total - a) for a in range(max(1, total - GAME), min(GAME, total - 1) + 1)]
+        for a, b in pairs:
+            scored_s[a][b] = sum(map(mul, pone_scored, after_peg_s[a][b - 1 : 0 : -1]))
+            scored_t[a][b] = sum(map(mul, pone_scored, after_peg_t[a][b - 1 : 0 : -1]))
+        for a, b in pairs:
+            # the dealer pegs out, the pone still short by more than SKUNKED
+            home_s = dealer_out[a] * below[max(b - SKUNKED, 0)]
+            # the pone pegs out, the dealer still short by more than SKUNKED
+            home_t = pone_out[b] * dealer_below[max(a - SKUNKED, 0)]
+            rest_s = sum(map(mul, dealer_scored, peg_s[b][a - 1 : 0 : -1]))
+            rest_s += dealer_peg[0] * scored_s[a][b]
+            rest_t = sum(map(mul, dealer_scored, peg_t[b][a - 1 : 0 : -1]))
+            rest_t += dealer_peg[0] * scored_t[a][b]
+            skunks[a][b] = (home_s + rest_s) / (1 - nothing)
+            skunked[a][b] = (home_t + rest_t) / (1 - nothing)
+        for a, b in pairs:
+            # the dealer's show home (the pone skunked if it needs more), or the next
+            # deal, dealt by the pone: its skunks are the old dealer's skunked
+            home = show_out[a] if b > SKUNKED else 0.0
+            after_pone_s[a][b] = home + sum(map(mul, dealer_show, skunked[b][a:0:-1]))
+            after_pone_t[a][b] = sum(map(mul, dealer_show, skunks[b][a:0:-1]))
+        for a, b in pairs:
+            after_peg_s[a][b] = sum(map(mul, pone_hand, after_pone_s[a][b:0:-1]))
+            home = hand_out[b] if a > SKUNKED else 0.0  # the pone's hand home
+            after_peg_t[a][b] = home + sum(map(mul, pone_hand, after_pone_t[a][b:0:-1]))
+            peg_s[b][a] = pone_peg[0] * after_peg_s[a][b] + scored_s[a][b]
+            peg_t[b][a] = pone_peg[0] * after_peg_t[a][b] + scored_t[a][b]
+    return skunks, skunked
+
+
+class Outcomes(NamedTuple):
+    """The chances of a game's ends, for the dealer of the next deal."""
+
+    win: float
+    skunk: float
+    """That it wins with the other side skunked (a part of ``win``)."""
+    skunked: float
+    """That it loses, skunked."""
+
+
+def outcomes(dealer_need: int, pone_need: int) -> Outcomes:
+    """The chances of each end of the game for the dealer of a deal about to be dealt:
+    winning, winning with a skunk, being skunked (losing is ``1 - win``)."""
     if dealer_need <= 0:
-        return 1.0
+        return Outcomes(1.0, float(pone_need > SKUNKED), 0.0)
     if pone_need <= 0:
-        return 0.0
-    return _table()[min(dealer_need, GAME)][min(pone_need, GAME)]
+        return Outcomes(0.0, 0.0, float(dealer_need > SKUNKED))
+    a, b = min(dealer_need, GAME), min(pone_need, GAME)
+    skunks, skunked = _skunks()
+    return Outcomes(_table()[a][b], skunks[a][b], skunked[a][b])
 
 
-def after_play(mine: int, theirs: int, my_show: int, their_show: int, dealer: bool) -> float:
+@lru_cache(maxsize=2)
+def _values(objective: Objective) -> tuple[list[list[float]], list[list[float]]]:
+    """``values[a][b]``: what the game is worth to the dealer of the next deal as
+    ``objective`` counts (:func:`end_value`), needing ``a``, the pone ``b``; and
+    ``1 - values`` (to the pone). For winning, the table of chances itself."""
+    if objective is not Objective.GAME_POINTS:
+        return _table(), _losing()
+    skunks, skunked = _skunks()
+    values = [
+        [(2 * w - 1 + 0.5 * (s - t) + 1.5) / 3 for w, s, t in zip(*rows, strict=True)]
+        for rows in zip(_table(), skunks, skunked, strict=True)
+    ]
+    return values, [[1 - value for value in row] for row in values]
+
+
+def dealer_chance(dealer_need: int, pone_need: int, objective: Objective = Objective.WIN) -> float:
+    """The chance the dealer of a deal about to be dealt wins the game (for game points,
+    what the game is worth to it: :func:`end_value`)."""
+    if dealer_need <= 0:
+        return end_value(objective, True, pone_need)
+    if pone_need <= 0:
+        return end_value(objective, False, dealer_need)
+    return _values(objective)[0][min(dealer_need, GAME)][min(pone_need, GAME)]
+
+
+def after_play(
+    mine: int,
+    theirs: int,
+    my_show: int,
+    their_show: int,
+    dealer: bool,
+    objective: Objective = Objective.WIN,
+) -> float:
     """The chance of winning once the play is over, needing ``mine`` (the other side
     ``theirs``), with the shows known: the pone counts first, then the dealer, and if
-    neither is home the other side deals next."""
+    neither is home the other side deals next (for game points, what the game is worth:
+    :func:`end_value`)."""
     if dealer:
         if their_show >= theirs:
-            return 0.0
+            return end_value(objective, False, mine)
         if my_show >= mine:
-            return 1.0
-        return 1 - dealer_chance(theirs - their_show, mine - my_show)
+            return end_value(objective, True, theirs - their_show)
+        return 1 - dealer_chance(theirs - their_show, mine - my_show, objective)
     if my_show >= mine:
-        return 1.0
+        return end_value(objective, True, theirs)
     if their_show >= theirs:
-        return 0.0
-    return dealer_chance(mine - my_show, theirs - their_show)
+        return end_value(objective, False, mine - my_show)
+    return dealer_chance(mine - my_show, theirs - their_show, objective)
 
 
-def deal_chance(mine: int, theirs: int, dealer: bool, hand: Spread, crib: Spread) -> float:
+def deal_chance(
+    mine: int,
+    theirs: int,
+    dealer: bool,
+    hand: Spread,
+    crib: Spread,
+    objective: Objective = Objective.WIN,
+) -> float:
     """The chance of winning a deal about to be played, needing ``mine`` (the other side
-    ``theirs``), with ``hand`` the spread of the hand kept and ``crib`` of the crib.
+    ``theirs``), with ``hand`` the spread of the hand kept and ``crib`` of the crib (for
+    game points, what the game is worth: :func:`end_value`).
 
     The pegging and the other side's hand are the tallied ones.
     """
@@ -186,12 +322,12 @@ def deal_chance(mine: int, theirs: int, dealer: bool, hand: Spread, crib: Spread
         my_show, their_show = hand, combined(dealer_hand, crib)
     first, second = (their_show, my_show) if dealer else (my_show, their_show)
     pone_shows = [(points, p) for points, p in enumerate(first) if p]
-    if_pone_home = 0.0 if dealer else 1.0  # my chance
 
     @cache
     def after_pegging(mine: int, theirs: int) -> float:
         # pone's show, then the dealer's, as chances of winning for me
         pone_need, dealer_need = (theirs, mine) if dealer else (mine, theirs)
+        if_pone_home = end_value(objective, not dealer, dealer_need)  # mine
         chance = 0.0
         for points, p in pone_shows:
             if points >= pone_need:
@@ -200,13 +336,14 @@ def deal_chance(mine: int, theirs: int, dealer: bool, hand: Spread, crib: Spread
                 chance += p * dealer_show(pone_need - points, dealer_need)
         return chance
 
-    losing = _losing()
+    losing = _values(objective)[1]
 
     @cache
     def dealer_show(pone_need: int, dealer_need: int) -> float:
         # the dealer's hand and crib, then the next deal, dealt by the pone: the pone
         # deals needing pone_need (> 0), so its row of the table gives the chances
-        chance = _dealer_shows(second, losing[min(pone_need, GAME)], dealer_need)
+        home = end_value(objective, True, pone_need)
+        chance = _dealer_shows(second, losing[min(pone_need, GAME)], dealer_need, home)
         return chance if dealer else 1 - chance
 
     total = 0.0
@@ -219,19 +356,22 @@ def deal_chance(mine: int, theirs: int, dealer: bool, hand: Spread, crib: Spread
             pone_home = their_points >= theirs if dealer else my_points >= mine
             if dealer_home and pone_home:
                 total += weight / 2  # who is home first: a toss-up
-            elif dealer_home:
-                total += weight * (1.0 if dealer else 0.0)
+            elif dealer_home:  # (the other side short by all it pegged)
+                left = theirs - their_points if dealer else mine - my_points
+                total += weight * end_value(objective, dealer, left)
             elif pone_home:
-                total += weight * (0.0 if dealer else 1.0)
+                left = mine - my_points if dealer else theirs - their_points
+                total += weight * end_value(objective, not dealer, left)
             else:
                 total += weight * after_pegging(mine - my_points, theirs - their_points)
     return total
 
 
-def _dealer_shows(shown: Spread, lose: list[float], need: int) -> float:
+def _dealer_shows(shown: Spread, lose: list[float], need: int, home: float = 1.0) -> float:
     """The chance the dealer, needing ``need``, wins by its show (``shown``: its spread),
     or else later, ``lose`` giving the chance that the pone, dealing next, loses from
-    each need of the dealer's.
+    each need of the dealer's (for game points, the worth of each: ``home`` that of
+    going out on the show).
 
     Added up in the order of the points shown, each score that falls short first (the
     chance of it times ``lose`` at what is still needed), then each that is home: the
@@ -239,10 +379,15 @@ def _dealer_shows(shown: Spread, lose: list[float], need: int) -> float:
     0.0, which changes no sum of chances), at C speed."""
     if need > GAME:  # a need the table does not reach: read as the longest game
         short = [p * lose[min(need - points, GAME)] for points, p in enumerate(shown[:need])]
-        return in_turn(shown[need:], in_turn(short, 0.0))
+        return in_turn(_worth(shown[need:], home), in_turn(short, 0.0))
     falls_short = min(need, len(shown))
     products = map(mul, shown[:falls_short], lose[need : need - falls_short : -1])
-    return in_turn(shown[falls_short:], in_turn(products, 0.0))
+    return in_turn(_worth(shown[falls_short:], home), in_turn(products, 0.0))
+
+
+def _worth(chances: Sequence[float], each: float) -> Iterable[float]:
+    """The chances, each times ``each`` (as they are when it is 1: a chance of winning)."""
+    return chances if each == 1.0 else [chance * each for chance in chances]
 
 
 if sys.version_info >= (3, 12):

@@ -273,12 +273,18 @@ def _short(text: str) -> str:
     return "".join(ch for ch in text if ch.isprintable()).strip()[:NAME_LIMIT].strip()
 
 
-def serve(level: str, seed: int | str, lines: Iterable[str], write: Callable[[str], None]) -> None:
-    """The engine's side, for a computer level (``cribbage engine``): answer the hello,
-    each game's decisions, until ``quit`` or the end of the lines. Messages of a type it
-    does not know are passed over, as every engine should. Raises ProtocolError for a
-    line that is not a message."""
-    from cribcli.players import computer
+def serve(
+    level: str,
+    seed: int | str,
+    lines: Iterable[str],
+    write: Callable[[str], None],
+    objective: str = "win",
+) -> None:
+    """The engine's side, for a computer level (``cribbage engine``) playing for
+    ``objective``: answer the hello, each game's decisions, until ``quit`` or the end of
+    the lines. Messages of a type it does not know are passed over, as every engine
+    should. Raises ProtocolError for a line that is not a message."""
+    from cribcli.players import Objective, computer
 
     rules: Rules | None = None
     player = None
@@ -305,7 +311,7 @@ def serve(level: str, seed: int | str, lines: Iterable[str], write: Callable[[st
                 raise ProtocolError(
                     f"a new_game gives the engine's `seat`, 0 to {rules.players - 1}"
                 )
-            player = computer(level, f"{seed}/game {games}", seat)
+            player = computer(level, f"{seed}/game {games}", seat, Objective(objective))
             games += 1
         elif kind in ("discard", "play"):
             if rules is None or player is None:
