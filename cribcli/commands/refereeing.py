@@ -338,6 +338,13 @@ def tournament(
         if log_dir is not None:
             start_folder(setup, Path(log_dir))
         carried = Tournament(setup)
+    if scheduler is None:  # (on a cluster the workers' programs are not to be seen here)
+        from cribcli.protocol.referee import EngineCommand
+
+        for spec in setup.players:
+            command = EngineCommand.parse(spec)
+            if command is not None:
+                command.check_found()
     stopped: Stopped | KeyboardInterrupt | None = None
     try:
         with stopped_by_signals(), progress("Playing", least=1 if not as_json else 10**9) as told:
