@@ -46,9 +46,14 @@ def cluster(workers: int) -> Iterator[str]:
             )
         ]  # fmt: skip
         try:
-            while not where.exists():
+            address = None
+            deadline = time.monotonic() + 120  # (a ceiling: the scheduler did not start)
+            while address is None:
+                if time.monotonic() > deadline or started[0].poll() is not None:
+                    raise SystemExit("the Dask scheduler did not start")
+                with contextlib.suppress(OSError, ValueError, KeyError):  # (not yet, or half)
+                    address = json.loads(where.read_text(encoding="utf-8"))["address"]
                 time.sleep(0.05)
-            address = json.loads(where.read_text(encoding="utf-8"))["address"]
             started.append(
                 subprocess.Popen(
                     [dask, "worker", address, "--nworkers", str(workers), "--nthreads", "1",

@@ -13,6 +13,7 @@ transaction is all or nothing.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
@@ -27,7 +28,7 @@ from cribcli.errors import CribbageError
 from cribcli.ratings import Rung, Standing, Step
 from cribcli.record import LOG_LIMIT, GameLog, loads
 from cribcli.served import filed_logs
-from cribcli.store import read_text
+from cribcli.store import StoreError, read_text
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -132,14 +133,24 @@ class Club:
         self.lock = threading.Lock()
 
     def close(self) -> None:
-        with self.lock:
+        with self._held():
             self.db.close()
+
+    @contextlib.contextmanager
+    def _held(self) -> Iterator[None]:
+        """The store to this thread alone; an error of SQLite's (a locked or broken
+        file, a full disk) raised as a StoreError saying so, in one line."""
+        with self.lock:
+            try:
+                yield
+            except sqlite3.Error as error:
+                raise StoreError(f"the club's store {self.path}: {error}") from None
 
     # --- reading ----------------------------------------------------------------------
 
     def standings(self) -> dict[str, Standing]:
         """Everyone's standing, with their history, by :func:`ratings.person`."""
-        with self.lock:
+        with self._held():
             return self._standings()
 
     def _standings(self, people: Iterable[str] | None = None) -> dict[str, Standing]:
@@ -164,7 +175,7 @@ class Club:
 
     def standing(self, name: str) -> Standing | None:
         """One person's standing, if they have played a rated game."""
-        with self.lock:
+        with self._held():
             return self._standings([ratings.person(name)]).get(ratings.person(name))
 
     def ladder(self) -> list[Rung]:
@@ -172,7 +183,7 @@ class Club:
         return ratings.ladder(self.standings())
 
     def known(self, digest: str) -> bool:
-        with self.lock:
+        with self._held():
             found = self.db.execute("SELECT 1 FROM games WHERE digest = ?", (digest,))
             return found.fetchone() is not None
 
@@ -181,7 +192,7 @@ class Club:
     def rate(self, log: GameLog, digest: str, path: str | None = None) -> dict[str, Standing]:
         """Rate one finished game (once, however often it is given): the people's new
         standings, written in one transaction. Empty if it is not rated or known."""
-        with self.lock:
+        with self._held():
             if self.db.execute("SELECT 1 FROM games WHERE digest = ?", (digest,)).fetchone():
                 return {}
             people = [ratings.person(s.name) for s in log.info.seats if s.player == "human"]
@@ -198,7 +209,7 @@ class Club:
         order = sorted(given, key=lambda digest: ratings.game_order(given[digest][1]))
         standings: dict[str, Standing] = {}
         rated = 0
-        with self.lock, self._transaction():
+        with self._held(), self._transaction():
             for table in ("games", "files", "ratings", "history"):
                 self.db.execute(f"DELETE FROM {table}")
             for digest in order:
@@ -232,13 +243,13 @@ class Club:
             )  # fmt: skip
 
     def file_known(self, path: str) -> bool:
-        with self.lock:
+        with self._held():
             found = self.db.execute("SELECT 1 FROM files WHERE path = ?", (path,))
             return found.fetchone() is not None
 
     def note_file(self, path: str, digest: str) -> None:
         """A filed log whose game is rated already (filed for another person too)."""
-        with self.lock, self._transaction():
+        with self._held(), self._transaction():
             self.db.execute(
                 "INSERT OR REPLACE INTO files (path, digest) VALUES (?, ?)", (path, digest)
             )
@@ -246,7 +257,7 @@ class Club:
     # --- accounts -------------------------------------------------------------------
 
     def account(self, name: str) -> Account | None:
-        with self.lock:
+        with self._held():
             row = self.db.execute(
                 "SELECT name, key, first_seen, last_seen FROM accounts WHERE person = ?",
                 (ratings.person(name),),
@@ -258,7 +269,7 @@ class Club:
         sight noted. With ``claim`` (``--open``), a name is held by the first key it
         came with: another key's arrival is ``taken`` (and changes nothing)."""
         person = ratings.person(name)
-        with self.lock, self._transaction():
+        with self._held(), self._transaction():
             row = self.db.execute("SELECT key FROM accounts WHERE person = ?", (person,)).fetchone()
             if row is None:
                 self.db.execute(
@@ -276,11 +287,11 @@ class Club:
             )
             return "new" if claim and row[0] is None else "known"
 
-    def take_in(self, accounts: Iterable[Account]) -> int:
+    def take_in(self, accounts: Iterable[Account]) -> list[str]:
         """Accounts kept as files by an older server, taken in (one already here is left
-        as it is), in one transaction. Returns how many were new."""
-        taken = 0
-        with self.lock, self._transaction():
+        as it is), in one transaction. Returns the names taken in."""
+        taken = []
+        with self._held(), self._transaction():
             for account in accounts:
                 found = self.db.execute(
                     "INSERT OR IGNORE INTO accounts (person, name, key, first_seen, last_seen) "
@@ -288,31 +299,32 @@ class Club:
                     (ratings.person(account.name), account.name, account.key,
                      account.first_seen, account.last_seen),
                 )  # fmt: skip
-                taken += found.rowcount
+                if found.rowcount:
+                    taken.append(account.name)
         return taken
 
     def accounts(self) -> int:
         """How many names the club holds."""
-        with self.lock:
+        with self._held():
             return int(self.db.execute("SELECT count(*) FROM accounts").fetchone()[0])
 
     def unseen_since(self, when: str) -> list[str]:
         """The names (in lower case) last seen before ``when``."""
-        with self.lock:
+        with self._held():
             rows = self.db.execute(
                 "SELECT person FROM accounts WHERE last_seen < ? ORDER BY person", (when,)
             )
             return [person for (person,) in rows]
 
     def drop_account(self, name: str) -> None:
-        with self.lock, self._transaction():
+        with self._held(), self._transaction():
             self.db.execute("DELETE FROM accounts WHERE person = ?", (ratings.person(name),))
 
     # --- adjourned games --------------------------------------------------------------
 
     def adjourn(self, game: AdjournedGame) -> None:
         """An adjourned game (its files written) noted."""
-        with self.lock, self._transaction():
+        with self._held(), self._transaction():
             self.db.execute(
                 "INSERT OR REPLACE INTO adjourned "
                 "(key, adjourned, seed, names, people, target, scores) "
@@ -333,7 +345,7 @@ class Club:
         if name is not None:
             query += " WHERE key IN (SELECT key FROM adjourned_people WHERE person = ?)"
             given = (ratings.person(name),)
-        with self.lock:
+        with self._held():
             rows = self.db.execute(query + " ORDER BY adjourned, key", given).fetchall()
         return [
             AdjournedGame(
@@ -350,7 +362,7 @@ class Club:
 
     def resumed(self, key: str) -> None:
         """An adjourned game is no longer (resumed, or its files gone)."""
-        with self.lock, self._transaction():
+        with self._held(), self._transaction():
             self.db.execute("DELETE FROM adjourned WHERE key = ?", (key,))
 
     def _transaction(self) -> _Transaction:

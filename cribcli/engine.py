@@ -54,6 +54,11 @@ class IllegalAction(CribbageError):
     """An action the rules do not allow now. The state is left as it was."""
 
 
+SKUNK_MARGIN = 30
+"""A side still this many points or more short of the target when the other wins is
+skunked (under 91 of 121, under 31 of 61)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """How a game is played: players (2, 3 or 4), target (121 or 61), who deals first.
@@ -104,7 +109,7 @@ class Rules:
     @property
     def skunk_line(self) -> int:
         """The first score that is not a skunk: 91 to 121, 31 to 61."""
-        return self.target - 30
+        return self.target - SKUNK_MARGIN
 
     def skunk(self, score: int) -> Skunk:
         """What a losing score is: "double skunk", "skunk" or "" (to 121: 60 / 90; to 61: 30)."""

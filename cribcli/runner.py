@@ -25,8 +25,9 @@ from typing import TypeVar
 
 from cribcli.errors import CribbageError
 from cribcli.events import Event
-from cribcli.match import Played, Setup, log_name, play_unit
+from cribcli.match import Played, Setup, level_of, log_name, play_unit
 from cribcli.players import Level
+from cribcli.protocol.referee import EngineCommand
 from cribcli.record import GameInfo, dumps
 from cribcli.workers import forked, orphaned, spread_as_done
 
@@ -82,11 +83,18 @@ def run(tasks: Sequence[Task], where: Where) -> Iterator[tuple[int, Outcome]]:
 
 
 def _warm(tasks: Sequence[Task]) -> None:
-    """The hard computer's tables worked out here, before the workers fork, if it plays."""
-    if any(Level.HARD in task.setup.players for task in tasks):
+    """The hard computer's tables worked out here, before the workers fork, if it plays
+    (for each objective it plays for)."""
+    hard = {
+        level_of(spec)[1]
+        for task in tasks
+        for spec in task.setup.players
+        if EngineCommand.parse(spec) is None and level_of(spec)[0] is Level.HARD
+    }
+    if hard:
         from cribcli.players.hard import warm
 
-        warm(endgame=True)
+        warm(endgame=True, objectives=hard)
 
 
 # --- any work, in batches ----------------------------------------------------------------
@@ -173,6 +181,10 @@ def _on_cluster(
                         "the cluster lost every worker given a batch, one after another: "
                         "see its workers' logs"
                     ) from None
+                except CribbageError:
+                    raise
+                except Exception as error:  # (the connection lost, the work cancelled)
+                    raise CribbageError(f"the cluster failed: {error}") from None
                 number = futures[future]
                 for offset, result in enumerate(results):
                     yield starts[number] + offset, result

@@ -14,7 +14,6 @@ import json
 import os
 import re
 import secrets
-import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -181,11 +180,12 @@ class ServedGames:
                     first = seen_now(folder.stat().st_mtime)
                     last = seen_now(key.stat().st_mtime)
                     found.append((key, Account(player_name(name), text.strip(), first, last)))
-        taken = self.club.take_in(account for _, account in found)
-        for key, _ in found:
-            with contextlib.suppress(OSError):
-                key.unlink()
-        return taken
+        taken = set(self.club.take_in(account for _, account in found))
+        for key, account in found:
+            if account.name in taken:  # (a file whose name is held already stays)
+                with contextlib.suppress(OSError):
+                    key.unlink()
+        return len(taken)
 
     def forget(
         self, older_than: float, now: float, keep: frozenset[str] = frozenset()
@@ -194,8 +194,12 @@ class ServedGames:
         ``older_than`` seconds ago (by ``now``, a wall-clock time), but those in ``keep``
         (here, or seated): their accounts and their folders go, if these hold only a few
         plain files (anything else, and the name is kept). Returns the names forgotten."""
-        forgotten = []
-        for name in self.club.unseen_since(seen_now(now - older_than)):
+        forgotten: list[str] = []
+        try:
+            unseen = self.club.unseen_since(seen_now(now - older_than))
+        except CribbageError:
+            return forgotten  # (another time)
+        for name in unseen:
             if name in keep:
                 continue
             entry = self.folder(name)
@@ -209,15 +213,15 @@ class ServedGames:
                     or not all(f.is_file() and not f.is_symlink() for f in inside)
                 ):
                     continue
-                self.club.drop_account(name)  # the name is free from here
-                if inside or entry.exists():
-                    gone = entry.with_name(f".forgotten-{entry.name}")  # out of reach first
+                if entry.exists():  # the folder out of reach first, then the name free
+                    gone = entry.with_name(f".forgotten-{entry.name}")
                     entry.rename(gone)
                     for file in inside:
                         (gone / file.name).unlink()
                     gone.rmdir()
+                self.club.drop_account(name)
                 forgotten.append(name)
-            except OSError:
+            except (OSError, CribbageError):
                 continue  # kept for another time
         return forgotten
 
@@ -306,7 +310,7 @@ class ServedGames:
     def adjourn(self, table: ServedTable) -> str:
         """Everyone at the table agreed: its game (saved after every move) and its setup
         are put away under a key of their own, and the table closes. Returns the key.
-        Raises OSError or sqlite3.Error if they cannot be put away (the table plays on).
+        Raises OSError or StoreError if they cannot be put away (the table plays on).
 
         The club's index is the moment it is done: the files are copied first, the
         game noted in the index, then the table's save goes. Killed before the index,
@@ -424,7 +428,7 @@ class ServedGames:
             raise CribbageError(f"the adjourned game cannot be carried on ({why})") from None
         with contextlib.suppress(OSError):
             os.replace(folder / f"{key}.json", self._meta(number))
-        with contextlib.suppress(sqlite3.Error):  # (else dropped as the server next starts)
+        with contextlib.suppress(CribbageError):  # (else dropped as the server next starts)
             self.club.resumed(key)
         save = self.saver(number)
         resumed = resume_or_set_aside(path, save, _nobody_sits)

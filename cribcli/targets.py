@@ -17,3 +17,5 @@ def target_of(short: bool) -> int:
 
 MATCH_LENGTHS = (1, 3, 5, 7)
 """How many games a match may be the best of (1: a game on its own)."""
+MOVE_TIMES = (0.1, 3600.0)
+"""The least and the most seconds an engine may be given for a decision."""

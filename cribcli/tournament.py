@@ -30,6 +30,7 @@ import tomli_w
 
 from cribcli.errors import CribbageError
 from cribcli.match import (
+    Z95,
     GameSummary,
     Played,
     Setup,
@@ -43,11 +44,13 @@ from cribcli.match import (
 from cribcli.protocol.referee import MOVE_TIME, EngineCommand, stop_all
 from cribcli.record import LOG_LIMIT, loads, replay
 from cribcli.store import StoreError, read_text, reason, write_atomic
-from cribcli.targets import FULL_GAME, MATCH_LENGTHS
+from cribcli.targets import FULL_GAME, MATCH_LENGTHS, MOVE_TIMES, TARGETS
 
 FORMATS = ("round-robin", "acc")
 FEWEST, MOST = 2, 64
 """How many players a tournament may have."""
+MOST_GAMES = 10_000
+"""The most games a pair may play."""
 SETUP_FILE = "tournament.toml"
 """The file in a tournament's log folder that says what the tournament is."""
 SETUP_LIMIT = 64 << 10
@@ -77,8 +80,10 @@ class TournamentSetup:
             check_player(spec)
         if self.format not in FORMATS:
             raise CribbageError(f"a tournament's format is {' or '.join(FORMATS)}")
-        if self.games < 1 or (self.duplicate and self.games % 2):
-            raise CribbageError("each pair plays a game or more (in duplicate, an even number)")
+        if not 1 <= self.games <= MOST_GAMES or (self.duplicate and self.games % 2):
+            raise CribbageError(
+                f"each pair plays 1 to {MOST_GAMES} games (in duplicate, an even number)"
+            )
         if self.best_of not in MATCH_LENGTHS[1:]:
             raise CribbageError("a knockout match is the best of 3, 5 or 7 games")
 
@@ -161,7 +166,8 @@ class TournamentSetup:
             ):
                 if type(kept[key]) is not kind:
                     raise TypeError
-            if kept["target"] not in (FULL_GAME, 61) or not 0.1 <= kept["move_time"] <= 3600:
+            least, most = MOVE_TIMES
+            if kept["target"] not in TARGETS or not least <= kept["move_time"] <= most:
                 raise TypeError
             return cls(
                 tuple(players),
@@ -260,7 +266,9 @@ def standings(count: int, matches: Iterable[MatchUp], results: Results) -> list[
     for match in matches:
         for game in results.games(match):
             winner, loser = players_of(match, game)
-            margin = max(game.scores) - min(game.scores)
+            # (the winner's score less the loser's: less than 0 for one who won by a
+            # forfeit while behind)
+            margin = game.scores[game.winner] - game.scores[1 - game.winner]
             for player, won in ((winner, True), (loser, False)):
                 mine = table[player]
                 mine.games += 1
@@ -463,8 +471,10 @@ def run_tournament(
                 match.winner = high if wins[0] > wins[1] else low
         if len(this_round) == 1:
             return tournament
-        winners = [m.winner for m in this_round]
-        seeds_in = [(a, b) for a, b in zip(winners[::2], winners[1::2], strict=True)]  # type: ignore[misc]
+        winners = [m.winner for m in this_round if m.winner is not None]
+        seeds_in = [
+            (min(a, b), max(a, b)) for a, b in zip(winners[::2], winners[1::2], strict=True)
+        ]
         round_number += 1
 
 
@@ -482,7 +492,7 @@ def _play_stage(
         for match in matches:
             for unit in range(match.units):
                 if not results.played(match, unit):
-                    _read_unit(tournament.logged, results, match, unit)
+                    tournament.voids += _read_unit(tournament.logged, results, match, unit)
     todo = [
         (match, unit, results.played(match, unit))
         for match in matches
@@ -549,25 +559,33 @@ def resumed(folder: Path, hidden: tuple[str, ...] = ()) -> Tournament:
     return Tournament(TournamentSetup.from_toml(text, hidden), logged=folder)
 
 
-def _read_unit(folder: Path, results: Results, match: MatchUp, unit: int) -> None:
-    """A unit's games read back from their logs, in order, as far as they go."""
-    swapped = match.setup.duplicate and unit % 2 == 1
+def _read_unit(folder: Path, results: Results, match: MatchUp, unit: int) -> int:
+    """A unit's games read back from their logs, in order, as far as they go (a log that
+    is not this game's, by its seed, is not counted: the game is played again). Returns
+    how many had no result."""
+    setup = match.setup
+    swapped = setup.duplicate and unit % 2 == 1
     played: list[GameSummary | VoidGame] = []
-    for number in range(match.setup.best_of):
-        path = folder / log_name(match.setup, unit, number)
+    for number in range(setup.best_of):
+        path = folder / log_name(setup, unit, number)
+        deal = unit // 2 if setup.duplicate else unit
+        seed = setup.game_seed(deal) if setup.best_of == 1 else setup.game_seed(unit, number)
         try:
             text = read_text(path, LOG_LIMIT, follow_links=False)
             if text is None:
                 break
             log = loads(text)
+            if str(log.info.seed) != seed or len(log.info.seats) != 2:
+                break
             events = replay(log).events
         except (CribbageError, ValueError, RecursionError):
             break  # (played again: it is not a game)
         played.append(summary_of(log.info, events, unit, swapped, number))
-        if unit_over(match.setup, played):
+        if unit_over(setup, played):
             break
     if played:
         results.keep(match, unit, tuple(played))
+    return sum(isinstance(game, VoidGame) for game in played)
 
 
 # --- ratings --------------------------------------------------------------------------
@@ -627,7 +645,7 @@ def ratings_of(count: int, wins: Sequence[tuple[int, int]]) -> list[Rating]:
             covariance[i][i] - 2 * sum(covariance[i]) / count + sum(map(sum, covariance)) / count**2
         )
         ratings.append(
-            Rating(i, ELO * (theta[i] - mean), 1.959964 * ELO * math.sqrt(max(variance, 0.0)))
+            Rating(i, ELO * (theta[i] - mean), Z95 * ELO * math.sqrt(max(variance, 0.0)))
         )
     return ratings
 

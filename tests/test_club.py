@@ -21,6 +21,7 @@ from cribcli.players import Level, computer
 from cribcli.record import GameInfo, Seat, dumps, loads
 from cribcli.served import filed_logs
 from cribcli.session import run_game
+from cribcli.store import StoreError
 
 pytest.importorskip("openskill")
 
@@ -89,7 +90,7 @@ def test_a_write_that_fails_half_way_leaves_nothing(tmp_path: Path) -> None:
     real = club.db
     club.db = Failing(real)  # type: ignore[assignment]
     second = game_text(2)
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(StoreError, match="disk I/O error"):  # told in one line
         club.rate(loads(second), digest_of(second))
     club.db = real
     assert club.standings() == before

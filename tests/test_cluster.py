@@ -55,9 +55,12 @@ def cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]
     ]  # fmt: skip
     try:
         deadline = time.monotonic() + READY
-        while not where.exists() and time.monotonic() < deadline:
+        address = None
+        while address is None and time.monotonic() < deadline:
+            with contextlib.suppress(OSError, ValueError, KeyError):  # (not yet, or half)
+                address = json.loads(where.read_text(encoding="utf-8"))["address"]
             time.sleep(0.05)
-        address = json.loads(where.read_text(encoding="utf-8"))["address"]
+        assert address is not None, "the scheduler did not start"
         workers = [
             subprocess.Popen(
                 [dask(), "worker", address, "--nthreads", "1", "--no-nanny", *common],

@@ -11,12 +11,23 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from cribcli.match import GameSummary
+from cribcli.match import (
+    GameSummary,
+    Played,
+    Setup,
+    VoidGame,
+    log_name,
+    play_unit,
+    unit_over,
+)
+from cribcli.record import dumps
 from cribcli.tournament import (
+    MatchUp,
     Results,
     TournamentSetup,
     bracket_order,
@@ -25,6 +36,7 @@ from cribcli.tournament import (
     qualifiers,
     ratings_of,
     round_robin,
+    run_tournament,
     standings,
 )
 from tests.conftest import Run
@@ -189,3 +201,54 @@ def test_a_tournament_killed_part_way_is_carried_on_to_the_same_result(
     assert len(after) > len(before)
     refused = cribbage("tournament", "easy", "hard", "--resume", str(folder))
     assert refused.status == 2 and "only --resume" in refused.err
+
+
+def _first_seat_wins(
+    units: list[tuple[MatchUp, int, Played]],
+) -> Iterator[tuple[int, Played, tuple[tuple[str, str], ...]]]:
+    """Plays nothing: in every game the match's first player (the lower number in the
+    round-robin, the higher seed in the knockout) wins 121 to 100."""
+    for number, (match, unit, done) in enumerate(units):
+        played: list[GameSummary | VoidGame] = list(done)
+        while not unit_over(match.setup, played):
+            played.append(GameSummary(unit, "s", 0, 0, (121, 100), "", (), (), game=len(played)))
+        yield number, tuple(played), ()
+
+
+def test_the_knockout_goes_round_by_round_the_higher_seed_first() -> None:
+    """20 players: 5 qualify, a bracket of 8, byes for seeds 1-3; seed 4 plays seed 5,
+    then 1 meets 4 and 2 meets 3 (each pairing named higher seed first), then the final."""
+    setup = TournamentSetup(("easy",) * 20, "acc", games=1)
+    played = run_tournament(setup, _first_seat_wins)
+    assert [s.player for s in played.standings()][:5] == [0, 1, 2, 3, 4]
+    assert played.seeds == [0, 1, 2, 3, 4]
+    rounds = [(m.round, m.seeds, m.winner) for m in played.knockout]
+    assert rounds == [
+        (1, (1, None), 1), (1, (4, 5), 4), (1, (3, None), 3), (1, (2, None), 2),
+        (2, (1, 4), 1), (2, (2, 3), 2),
+        (3, (1, 2), 1),
+    ]  # fmt: skip
+    assert played.champion == 0
+    assert all(m.score == (2, 0) for m in played.knockout if m.seeds[1] is not None)
+
+
+def test_a_log_that_is_not_the_games_is_played_again(tmp_path: Path) -> None:
+    """A tournament's folder with, under a game's name, the log of another game (another
+    seed): it is not counted as that game."""
+    from cribcli.tournament import Tournament, _read_unit
+
+    setup = TournamentSetup(("easy", "easy"), games=2, target=61)
+    match = round_robin(setup)[0]
+    other = Setup(("easy", "easy"), "not this tournament", target=61)
+    logs: list[tuple[str, str]] = []
+    play_unit(other, 0, lambda n, info, events: logs.append(("", dumps(info, events))))
+    (tmp_path / log_name(match.setup, 0, 0)).write_text(logs[0][1], encoding="utf-8")
+    results = Results()
+    assert _read_unit(tmp_path, results, match, 0) == 0
+    assert results.played(match, 0) == ()
+    real: list[str] = []
+    play_unit(match.setup, 1, lambda n, info, events: real.append(dumps(info, events)))
+    (tmp_path / log_name(match.setup, 1, 0)).write_text(real[0], encoding="utf-8")
+    _read_unit(tmp_path, results, match, 1)
+    assert len(results.played(match, 1)) == 1
+    assert Tournament(setup).voids == 0

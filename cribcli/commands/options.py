@@ -12,7 +12,8 @@ import click.shell_completion
 
 from cribcli.cli import UserError
 from cribcli.errors import CribbageError
-from cribcli.players import Level
+from cribcli.players import Level, Objective
+from cribcli.targets import MOVE_TIMES
 
 if TYPE_CHECKING:
     from cribcli.protocol.referee import EngineCommand
@@ -120,7 +121,7 @@ def _move_time() -> float:
 
 MOVE_TIME_OPTION = click.option(
     "--move-time",
-    type=click.FloatRange(min=0.1, max=3600),
+    type=click.FloatRange(*MOVE_TIMES),
     default=_move_time,
     metavar="SECONDS",
     help="Seconds an engine has for each decision (see the manual); later loses the game.",
@@ -192,7 +193,7 @@ SCHEDULER_OPTION = click.option(
 
 OBJECTIVE_OPTION = click.option(
     "--objective",
-    type=click.Choice(["win", "game-points", "spread"]),
+    type=click.Choice([str(objective) for objective in Objective]),
     default="win",
     show_default=True,
     help="What the hard computer plays for near the end: the game, game points (2 a "

@@ -211,14 +211,14 @@ Examples:
 )
 @click.option(
     "--games",
-    type=click.IntRange(min=1, max=10_000),
+    type=click.IntRange(min=1, max=10_000),  # (the tournament's MOST_GAMES)
     default=2,
     show_default=True,
     help="Games each pair plays.",
 )
 @click.option(
     "--best-of",
-    type=click.Choice(["3", "5", "7"]),
+    type=click.Choice([str(n) for n in MATCH_LENGTHS[1:]]),
     default="3",
     show_default=True,
     help="The knockout's matches (--format acc).",
@@ -276,9 +276,14 @@ def tournament(
     its 95% interval, fitted to every game. With --log-dir, a stopped tournament is
     carried on with --resume DIR: no finished game is played again.
     """
+    from dataclasses import replace
+
+    from cribcli.match import Setup
     from cribcli.match import check_player as checked
     from cribcli.targets import target_of
     from cribcli.tournament import (
+        FEWEST,
+        MOST,
         Tournament,
         TournamentSetup,
         local_play,
@@ -300,13 +305,15 @@ def tournament(
                 "with --resume, the players and the games are the stopped tournament's: "
                 "give only --resume DIR (and --jobs, --scheduler, --json)"
             )
-        hidden = _hidden((), sandbox, resume)
-        carried = resumed(Path(resume), hidden)
-        setup = carried.setup
-        hidden = _hidden(setup.players, setup.sandbox, resume)
+        carried = resumed(Path(resume))
+        # With a sandbox, its engines must not see the logs (a twin game's deal) either.
+        hidden = _hidden(carried.setup.players, carried.setup.sandbox, resume)
+        carried.setup = setup = replace(carried.setup, hidden=hidden)
     else:
-        if not 2 <= len(players) <= 64:
-            raise UsageProblem("a tournament has 2 to 64 players: name them (levels or engine:CMD)")
+        if not FEWEST <= len(players) <= MOST:
+            raise UsageProblem(
+                f"a tournament has {FEWEST} to {MOST} players: name them (levels or engine:CMD)"
+            )
         if duplicate and games % 2:
             raise UsageProblem("in duplicate each deal is played twice: give an even --games")
         for player in players:
@@ -319,7 +326,7 @@ def tournament(
         from cribcli.players import Objective
 
         players = tuple(with_objective(p, Objective(objective)) for p in players)
-        if seed is None and any(p.startswith("engine:") for p in players):
+        if seed is None and Setup.engines_in(players):
             import secrets
 
             seed = secrets.token_hex(8)

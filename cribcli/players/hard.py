@@ -482,11 +482,11 @@ _KEPT_VALUES = _KeptValues()
 _CRIBS = {True: _Cribs(True), False: _Cribs(False)}
 
 
-def warm(endgame: bool) -> None:
+def warm(endgame: bool, objectives: Iterable[Objective] = (Objective.WIN,)) -> None:
     """Work out now the tables the hard computer reads in every deal of two players (the
     values of the throws and keeps, the pegging; near the end, ``endgame``, the chances
-    of winning too): before worker processes fork, so that each inherits them rather
-    than working them out again."""
+    of winning too, for each of ``objectives``): before worker processes fork, so that
+    each inherits them rather than working them out again."""
     cribs.table()
     pegs.table()
     # Each is worked out as it is first read.
@@ -495,7 +495,7 @@ def warm(endgame: bool) -> None:
     for four in combinations_with_replacement(range(1, 14), KEPT_SIZE):
         _ = _KEPT_VALUES[four]
     if endgame:
-        odds.warm(Objective.GAME_POINTS)
+        odds.warm(objectives)
 
 
 @lru_cache(maxsize=1 << 14)

@@ -22,6 +22,8 @@ from functools import cache, lru_cache, reduce
 from operator import add, mul
 from typing import NamedTuple
 
+from cribcli.engine import SKUNK_MARGIN
+from cribcli.events import game_points
 from cribcli.players import measured
 from cribcli.players.base import Objective
 from cribcli.targets import FULL_GAME
@@ -141,19 +143,23 @@ def _losing() -> list[list[float]]:
     return [[1 - chance for chance in row] for row in _table()]
 
 
-def warm(objective: Objective = Objective.WIN) -> None:
-    """Work out the table of chances now (else the first chance asked of it does): before
-    worker processes fork, so that each inherits it rather than working it out again."""
+def warm(objectives: Iterable[Objective] = (Objective.WIN,)) -> None:
+    """Work out the table of chances now (else the first chance asked of it does), and
+    those of the other ``objectives``: before worker processes fork, so that each
+    inherits them rather than working them out again."""
     _losing()
-    if objective is Objective.GAME_POINTS:
+    for objective in objectives:
         _values(objective)
 
 
 # --- the outcomes: skunks too ---------------------------------------------------------
 
-SKUNKED = 30
+SKUNKED = SKUNK_MARGIN
 """A side still needing more than this when the other goes out is skunked (under 91 of
-121, under 31 of 61); a double skunk counts no more game points than a skunk."""
+121, under 31 of 61)."""
+WON, SKUNKING = game_points(0, ("", ""))[0], game_points(0, ("", "skunk"))[0]
+"""Game points for a win, and for a win with a skunk (the ACC's 2 and 3; a double skunk
+counts no more)."""
 
 
 def end_value(objective: Objective, won: bool, loser_need: int) -> float:
@@ -162,8 +168,8 @@ def end_value(objective: Objective, won: bool, loser_need: int) -> float:
     to run from 0 (skunked) to 1 (skunking): a win 5/6, a skunk 1, a loss 1/6."""
     if objective is not Objective.GAME_POINTS:
         return 1.0 if won else 0.0
-    skunk = loser_need > SKUNKED
-    return (2.5 + 0.5 * skunk) / 3 if won else (0.5 - 0.5 * skunk) / 3
+    points = SKUNKING if loser_need > SKUNKED else WON
+    return (SKUNKING + (points if won else -points)) / (2 * SKUNKING)
 
 
 @lru_cache(maxsize=1)
@@ -257,8 +263,13 @@ def _values(objective: Objective) -> tuple[list[list[float]], list[list[float]]]
     if objective is not Objective.GAME_POINTS:
         return _table(), _losing()
     skunks, skunked = _skunks()
+    extra = SKUNKING - WON  # a skunk's game point more
+
+    def worth(win: float, skunk: float, skunked: float) -> float:
+        return (WON * (2 * win - 1) + extra * (skunk - skunked) + SKUNKING) / (2 * SKUNKING)
+
     values = [
-        [(2 * w - 1 + 0.5 * (s - t) + 1.5) / 3 for w, s, t in zip(*rows, strict=True)]
+        [worth(*cell) for cell in zip(*rows, strict=True)]
         for rows in zip(_table(), skunks, skunked, strict=True)
     ]
     return values, [[1 - value for value in row] for row in values]

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import os
-import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -304,7 +303,7 @@ class Room:
                 task.cancel()  # a computer's move or a clock on its way stops here
         try:
             key = self.games.adjourn(table)
-        except (OSError, sqlite3.Error) as error:
+        except (OSError, CribbageError) as error:
             table.adjourning.clear()
             raise CribbageError(f"the game could not be put away ({error}): it plays on") from None
         self.log(f"table {table.number} adjourned as {key} ({', '.join(sorted(people))})")
@@ -461,7 +460,7 @@ class Room:
             changed = await asyncio.to_thread(lambda: self.club.rate(loads(text), digest))
             for path in filed:
                 await asyncio.to_thread(self.club.note_file, path, digest)
-        except (CribbageError, OSError, sqlite3.Error) as error:
+        except (CribbageError, OSError) as error:
             self.log(f"table {table.number}'s game could not be rated: {error}")
             return
         for standing in changed.values():

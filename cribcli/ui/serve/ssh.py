@@ -12,7 +12,6 @@ import logging
 import os
 import random
 import signal
-import sqlite3
 import threading
 import time
 from collections import Counter
@@ -287,7 +286,7 @@ class Gate(asyncssh.SSHServer):
         try:
             name = player_name(username)
             known = await asyncio.to_thread(room.games.key_of, name)
-        except (CribbageError, sqlite3.Error):
+        except CribbageError:
             return None
         if known is not None:
             return name if known == fingerprint else None
@@ -341,7 +340,7 @@ class Gate(asyncssh.SSHServer):
             if held == "taken" and self.conn is not None:  # another key, a moment before
                 self.room.log(f"{name} from {self.peer} cut off: the name was just taken")
                 self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "taken")
-        except (CribbageError, OSError, sqlite3.Error) as error:
+        except (CribbageError, OSError) as error:
             # Not noted: with --open the name is not held yet, and the next login tries
             # again; the person plays on meanwhile.
             self.room.log(f"{name}'s arrival could not be noted: {error}")
