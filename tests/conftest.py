@@ -79,3 +79,9 @@ def time_limit(seconds: float) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+def interrupt_as_usual() -> None:
+    """In a child, before it runs the command: SIGINT as by default. A background job (``pytest
+    &`` in a script) ignores SIGINT, and its children would too, leaving nothing to test."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -30,6 +30,7 @@ import pytest
 
 from cribcli.engine import Action, Discard, Play
 from cribcli.record import loads, replay
+from tests.conftest import interrupt_as_usual
 from tests.scripted import moves
 from tests.terminal import ANSI, HANG, environment, settle
 
@@ -218,12 +219,6 @@ def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"after {timeout} s: {what}")
         time.sleep(0.05)
-
-
-def interrupt_as_usual() -> None:
-    """In a child, before it runs the command: SIGINT as by default. A background job (``pytest
-    &`` in a script) ignores SIGINT, and its children would too, leaving nothing to test."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def files_in(folder: Path) -> int:

@@ -19,7 +19,7 @@ from cribcli.record import Replay, loads, replay
 from cribcli.ui import PACE
 from cribcli.ui.narrate import Table
 from cribcli.ui.playback import NEXT, watch
-from tests.conftest import Run
+from tests.conftest import Run, interrupt_as_usual
 from tests.terminal import ANSI, HANG, environment
 
 LOGS = Path(__file__).parent / "logs"
@@ -271,6 +271,7 @@ def test_watching_a_move_at_a_time_in_a_terminal(tmp_path: Path) -> None:
             timeout=HANG,
             dimensions=(30, 80),
             cwd=str(ROOT),
+            preexec_fn=interrupt_as_usual,  # (Ctrl-C is a signal here: not one ignored)
         )
 
     def next_move(child: pexpect.spawn[str]) -> str:
