@@ -10,6 +10,7 @@ import math
 from pathlib import Path
 
 import pytest
+from syrupy.assertion import SnapshotAssertion
 
 from cribcli.events import game_points
 from cribcli.match import GameSummary, Report, Setup, Tally, mean_interval, play_unit, t95
@@ -159,3 +160,10 @@ def test_match_best_of_three_json_agrees_with_its_logs(cribbage: Run, tmp_path: 
     assert "4 matches of best of 3" in text.out and "game points" in text.out
     bad = cribbage("match", "easy", "normal", "--best-of", "4")
     assert bad.status == 2 and "4" in bad.err
+
+
+def test_a_match_report_as_a_person_reads_it(cribbage: Run, snapshot: SnapshotAssertion) -> None:
+    best_of = ("--best-of", "3", "--games", "4", "--short", "--seed", "3")
+    shown = cribbage("match", "normal", "easy", *best_of)
+    assert shown.status == 0, shown.err
+    assert shown.out == snapshot

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from syrupy.assertion import SnapshotAssertion
 
 from cribcli.match import (
     GameSummary,
@@ -252,3 +253,12 @@ def test_a_log_that_is_not_the_games_is_played_again(tmp_path: Path) -> None:
     _read_unit(tmp_path, results, match, 1)
     assert len(results.played(match, 1)) == 1
     assert Tournament(setup).voids == 0
+
+
+def test_the_report_as_a_person_reads_it(cribbage: Run, snapshot: SnapshotAssertion) -> None:
+    shown = cribbage(
+        "tournament", "easy", "normal", "easy", "normal", "--format", "acc", "--games", "2",
+        "--short", "--seed", "3",
+    )  # fmt: skip
+    assert shown.status == 0, shown.err
+    assert shown.out == snapshot

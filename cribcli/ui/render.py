@@ -519,11 +519,12 @@ def match_lines(report: Report) -> list[str]:
         who, how = f"{first} (seat 0) v {second} (seat 1)", "taking turns to deal first"
     if report.best_of > 1:
         twice = "each match twice, the seats swapped; " if report.duplicate else ""
-        how = f"{twice}a match's first deal cut for, then the loser's"
+        how = f"{twice}a match's first deal cut for, then the loser of each game deals"
     games = f"{report.games} game{'s' if report.games != 1 else ''}"
+    lines = [f"{who}: {games}, {how}, seed {report.seed}"]
     if report.best_of > 1:
         games = f"{report.matches} matches of best of {report.best_of} ({games})"
-    lines = [f"{who}: {games}, {how}, seed {report.seed}"]
+        lines = [f"{who}: {games}, seed {report.seed}", f"  ({how})"]
     if report.best_of > 1:
         share, least, most = report.match_rate(0)
         lines.append(
@@ -569,6 +570,10 @@ def match_lines(report: Report) -> list[str]:
     return lines
 
 
+CROSSTABLE_MOST = 16
+"""The most players whose crosstable is shown (16 fit 120 columns)."""
+
+
 def tournament_lines(tournament: Tournament) -> list[str]:
     """A tournament's report for people: the crosstable, the standings with their
     tie-breaks, the bracket, each player's rating, the champion."""
@@ -582,13 +587,15 @@ def tournament_lines(tournament: Tournament) -> list[str]:
     lines = [
         f"Tournament ({kind}): {count} players, each pair {setup.games} "
         f"game{'s' * (setup.games != 1)}{twice}, to {setup.target}, seed {setup.seed}",
-        "",
-        "  games won-lost  " + "".join(f"{n + 1:>6}" for n in range(count)),
     ]
-    table = crosstable(count, tournament.matches, tournament.results)
-    for player, row in enumerate(table):
-        cells = "".join(f"{cell or '.':>6}" for cell in row)
-        lines.append(f"  {player + 1:>2} {names[player]:<13}{cells}")
+    if count <= CROSSTABLE_MOST:
+        lines += ["", "  games won-lost  " + "".join(f"{n + 1:>6}" for n in range(count))]
+        table = crosstable(count, tournament.matches, tournament.results)
+        for player, row in enumerate(table):
+            cells = "".join(f"{cell or '.':>6}" for cell in row)
+            lines.append(f"  {player + 1:>2} {names[player]:<13}{cells}")
+    else:
+        lines += ["", f"  (the crosstable of {count} players is too wide to show: --json has it)"]
     rated = {r.player: r for r in ratings(tournament)}
     lines += [
         "",
@@ -600,12 +607,12 @@ def tournament_lines(tournament: Tournament) -> list[str]:
         lines.append(
             f"  {standing.place:>5}  {names[standing.player]:<20}{standing.games:>6}"
             f"{standing.wins:>5}{standing.game_points:>7}{standing.spread:>+8}"
-            f"{rating.elo:>+8.0f}{'±' + format(rating.within, '.0f'):>7}  {standing.decided_by}"
+            f"{round(rating.elo):>+8d}{f'±{rating.within:.0f}':>7}  {standing.decided_by}"
         )
-    lines.append(
-        "  (points: game points, 2 a win, 3 a skunk; ranked by them, then games won, then "
-        "spread; rating: Elo against the field's average, from every game)"
-    )
+    lines += [
+        "  (points: game points, 2 a win, 3 a skunk; ranked by them, then games won, then",
+        "  spread; rating: Elo against the field's average, from every game)",
+    ]
     if setup.format == "acc" and tournament.knockout:
         qualified = qualifiers(count)
         lines += ["", f"  The knockout: the top {qualified} of {count}, best of {setup.best_of}"]
