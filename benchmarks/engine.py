@@ -15,7 +15,8 @@ import shlex
 import sys
 import time
 
-from cribcli.match import Setup, run_match
+from cribcli.match import Setup
+from cribcli.runner import run_match
 from cribcli.tally import ROLES
 
 ENGINE = f"engine:{shlex.quote(sys.executable)} -m cribcli engine --level normal"

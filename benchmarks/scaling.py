@@ -18,7 +18,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from cribcli.match import Setup, run_match
+from cribcli.match import Setup
+from cribcli.runner import run_match
 
 PAIRS = (("hard", "normal"), ("normal", "normal"))
 

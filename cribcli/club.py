@@ -7,7 +7,8 @@ The game logs stay TOML files, and they stay the truth: the store is worked out 
 (:mod:`cribcli.ratings`), can be worked out again from them alone (:meth:`Club.rebuild`,
 ``cribbage serve --rebuild-ratings``), and as the server starts it looks for filed games
 it has not rated (a server killed between filing a game and rating it) and, if it finds
-any, works everything out again: nothing is lost, and nothing is half written, since a
+any, works everything out again (:func:`cribcli.served.catch_up`: the server's folders are
+:mod:`cribcli.served`'s): nothing is lost, and nothing is half written, since a
 transaction is all or nothing.
 """
 
@@ -26,9 +27,8 @@ from typing import Literal
 from cribcli import ratings
 from cribcli.errors import CribbageError
 from cribcli.ratings import Rung, Standing, Step
-from cribcli.record import LOG_LIMIT, GameLog, loads
-from cribcli.served import filed_logs
-from cribcli.store import StoreError, read_text
+from cribcli.record import GameLog
+from cribcli.store import StoreError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -380,34 +380,3 @@ class _Transaction:
 
     def __exit__(self, kind: object, error: object, trace: object) -> None:
         self.db.execute("COMMIT" if kind is None else "ROLLBACK")
-
-
-def read_logs(root: Path, paths: Iterable[Path]) -> Iterator[tuple[str, str, GameLog]]:
-    """Each readable finished log: its path (relative to ``root``), its digest, the log."""
-    for path in paths:
-        try:
-            text = read_text(path, LOG_LIMIT, follow_links=False)
-            if text is None:
-                continue
-            log = loads(text)
-        except (CribbageError, ValueError, RecursionError, OSError):
-            continue  # (not a game the ratings can use)
-        if log.result is not None:
-            yield str(path.relative_to(root)), digest_of(text), log
-
-
-def catch_up(club: Club, root: Path) -> int:
-    """As the server starts: every filed game the store has not seen looked at; if one is
-    a finished game it has not rated, everything is worked out again from the logs
-    (a game filed but not rated when the server was killed). Returns the games rated
-    anew (0 if none was missing)."""
-    unseen = [p for p in filed_logs(root) if not club.file_known(str(p.relative_to(root)))]
-    missing = False
-    for relative, digest, _ in read_logs(root, unseen):
-        if club.known(digest):
-            club.note_file(relative, digest)
-        else:
-            missing = True
-    if not missing:
-        return 0
-    return club.rebuild(read_logs(root, filed_logs(root)))

@@ -18,10 +18,9 @@ from __future__ import annotations
 import hashlib
 import math
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 
 from cribcli.engine import Rules, first_dealer
 from cribcli.errors import CribbageError
@@ -35,11 +34,9 @@ from cribcli.protocol.referee import (
     EnginePlayer,
     kept_engine,
     seat_of,
-    stop_all,
 )
 from cribcli.record import GameInfo, Seat
 from cribcli.session import run_game
-from cribcli.store import StoreError, reason, write_atomic
 from cribcli.tally import ROLES, Deal, PointSums, Role, deals
 from cribcli.targets import FULL_GAME, MATCH_LENGTHS
 
@@ -324,69 +321,6 @@ def summary_of(
         reason=over.reason,
         game=number,
     )
-
-
-def run_match(
-    setup: Setup,
-    units: int,
-    *,
-    jobs: int = 1,
-    scheduler: str | None = None,
-    log_dir: Path | None = None,
-    on_game: Callable[[int], None] | None = None,
-    report: Report | None = None,
-) -> Report:
-    """Play a match of ``units`` games (or, with ``best_of``, of that many best-of
-    matches) and add them up (into ``report`` if given: a match stopped midway leaves
-    there the units it finished, in order); ``on_game`` hears how many units have ended,
-    as each one ends.
-
-    With ``jobs`` over 1 the units are spread over worker processes, which stop with the
-    match: on Ctrl-C, a signal, or the match process dying, none is left running (nor any
-    engine); with ``scheduler``, over a Dask cluster (:mod:`cribcli.runner`). Raises
-    StoreError if a log cannot be written to ``log_dir``, and CribbageError, before any
-    game, if an engine's program cannot be found.
-    """
-    from cribcli.runner import Task, Where, run
-
-    for spec in setup.players:
-        engine = EngineCommand.parse(spec)
-        if engine is not None and scheduler is None:
-            engine.check_found()
-    if log_dir is not None:
-        try:
-            log_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise StoreError(f"cannot use the folder {log_dir} ({reason(error)})") from None
-    report = report or Report.of(setup)
-    tasks = [Task(setup, index) for index in range(units)]
-    waiting: dict[int, Played] = {}
-    added = 0
-    try:
-        # Added in order, so that the sums add up alike however spread.
-        for index, outcome in run(tasks, Where(jobs, scheduler)):
-            if log_dir is not None:
-                write_logs(log_dir, outcome.logs)
-            waiting[index] = outcome.played
-            while added in waiting:
-                report.add_unit(waiting.pop(added))
-                added += 1
-            if on_game:
-                on_game(added + len(waiting))
-    finally:
-        stop_all()
-    return report
-
-
-def write_logs(folder: Path, logs: Iterable[tuple[str, str]]) -> None:
-    """Games' logs (each its file's name and its text) written into ``folder``. Raises
-    StoreError if one cannot be."""
-    for name, text in logs:
-        path = folder / name
-        try:
-            write_atomic(path, text)
-        except OSError as error:
-            raise StoreError(f"cannot write {path} ({reason(error)})") from None
 
 
 def log_name(setup: Setup, index: int, game: int) -> str:

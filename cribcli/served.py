@@ -14,13 +14,13 @@ import json
 import os
 import re
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from itertools import count
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from cribcli.club import Account, AdjournedGame, Arrival, Club, digest_of
 from cribcli.errors import CribbageError
 from cribcli.games import (
     Saver,
@@ -39,7 +39,7 @@ from cribcli.lobby import (
     player_name,
 )
 from cribcli.players import Level
-from cribcli.record import LOG_LIMIT, GameInfo, loads, match_text
+from cribcli.record import LOG_LIMIT, GameInfo, GameLog, loads, match_text
 from cribcli.session import Session
 from cribcli.store import (
     Places,
@@ -51,9 +51,6 @@ from cribcli.store import (
     write_atomic,
 )
 from cribcli.targets import MATCH_LENGTHS, target_of
-
-if TYPE_CHECKING:
-    from cribcli.club import Account, AdjournedGame, Arrival, Club
 
 META_LIMIT = 4096
 """The most bytes a table's settings file may hold."""
@@ -166,8 +163,6 @@ class ServedGames:
         the club's accounts, once, as the server starts (the file goes once its account
         is written). Returns how many."""
         found: list[tuple[Path, Account]] = []
-        from cribcli.club import Account
-
         with contextlib.suppress(OSError):
             for folder in sorted(self.players_folder.iterdir()):
                 key = folder / "key"
@@ -316,8 +311,6 @@ class ServedGames:
         game noted in the index, then the table's save goes. Killed before the index,
         the table plays on at the next start (the copies are dropped); after it, the
         table's save is dropped then (:meth:`_settle_adjourned`)."""
-        from cribcli.club import AdjournedGame
-
         folder = self.adjourned_folder
         folder.mkdir(parents=True, exist_ok=True)
         key = f"{filed_today(f'table-{table.number}')}-{secrets.token_hex(4)}"
@@ -365,8 +358,6 @@ class ServedGames:
         was killed); a file not indexed is dropped if its table's save is there (its
         adjournment never finished), else indexed (an older server's). Returns the seeds
         of the games adjourned, whose tables' saves are not carried on."""
-        from cribcli.club import AdjournedGame
-
         folder = self.adjourned_folder
         indexed = {game.key: game for game in self.club.adjourned()}
         for key in indexed:
@@ -583,3 +574,34 @@ def filed_logs(root: Path) -> Iterator[Path]:
             games = Places(folder, folder, folder).games
             if folder.is_dir() and not folder.is_symlink() and games.is_dir():
                 yield from sorted(games.glob("*.toml"))
+
+
+def read_logs(root: Path, paths: Iterable[Path]) -> Iterator[tuple[str, str, GameLog]]:
+    """Each readable finished log: its path (relative to ``root``), its digest, the log."""
+    for path in paths:
+        try:
+            text = read_text(path, LOG_LIMIT, follow_links=False)
+            if text is None:
+                continue
+            log = loads(text)
+        except (CribbageError, ValueError, RecursionError, OSError):
+            continue  # (not a game the ratings can use)
+        if log.result is not None:
+            yield str(path.relative_to(root)), digest_of(text), log
+
+
+def catch_up(club: Club, root: Path) -> int:
+    """As the server starts: every filed game the store has not seen looked at; if one is
+    a finished game it has not rated, everything is worked out again from the logs
+    (a game filed but not rated when the server was killed). Returns the games rated
+    anew (0 if none was missing)."""
+    unseen = [p for p in filed_logs(root) if not club.file_known(str(p.relative_to(root)))]
+    missing = False
+    for relative, digest, _ in read_logs(root, unseen):
+        if club.known(digest):
+            club.note_file(relative, digest)
+        else:
+            missing = True
+    if not missing:
+        return 0
+    return club.rebuild(read_logs(root, filed_logs(root)))

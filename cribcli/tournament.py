@@ -39,10 +39,10 @@ from cribcli.match import (
     log_name,
     summary_of,
     unit_over,
-    write_logs,
 )
 from cribcli.protocol.referee import MOVE_TIME, EngineCommand, stop_all
 from cribcli.record import LOG_LIMIT, loads, replay
+from cribcli.runner import Task, Where, run, write_logs
 from cribcli.store import StoreError, read_text, reason, write_atomic
 from cribcli.targets import FULL_GAME, MATCH_LENGTHS, MOVE_TIMES, TARGETS
 
@@ -519,7 +519,6 @@ def _play_stage(
 def local_play(jobs: int = 1, scheduler: str | None = None) -> Play:
     """What plays a stage's units, on this machine's cores or a cluster
     (:mod:`cribcli.runner`)."""
-    from cribcli.runner import Task, Where, run
 
     def play(units: list[tuple[MatchUp, int, Played]]) -> Iterable[tuple[int, Played, Any]]:
         tasks = [Task(match.setup, unit, done) for match, unit, done in units]

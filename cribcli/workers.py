@@ -9,7 +9,10 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+if TYPE_CHECKING:
+    import multiprocessing.pool
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -24,17 +27,8 @@ def spread(
     if jobs <= 1 or len(items) <= 1:
         yield map(task, items)
         return
-    import multiprocessing
-
-    pool = multiprocessing.Pool(jobs, initializer=_starts, initargs=(os.getpid(),))
-    try:
+    with _pool(jobs) as pool:
         yield pool.imap(task, items, chunksize=chunksize)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
 
 
 @contextlib.contextmanager
@@ -48,11 +42,19 @@ def spread_as_done(
     if jobs <= 1 or len(items) <= 1:
         yield map(call, numbered)
         return
-    import multiprocessing
+    with _pool(jobs) as pool:
+        yield pool.imap_unordered(call, numbered)
+
+
+@contextlib.contextmanager
+def _pool(jobs: int) -> Iterator[multiprocessing.pool.Pool]:
+    """``jobs`` worker processes, closed when the block ends, or ended at once if it ends
+    early (an error, Ctrl-C)."""
+    import multiprocessing.pool
 
     pool = multiprocessing.Pool(jobs, initializer=_starts, initargs=(os.getpid(),))
     try:
-        yield pool.imap_unordered(call, numbered)
+        yield pool
         pool.close()
     except BaseException:
         pool.terminate()

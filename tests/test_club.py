@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from cribcli.club import Club, catch_up, digest_of, read_logs
+from cribcli.club import Club, digest_of
 from cribcli.engine import Rules
 from cribcli.players import Level, computer
 from cribcli.record import GameInfo, Seat, dumps, loads
-from cribcli.served import filed_logs
+from cribcli.served import catch_up, filed_logs, read_logs
 from cribcli.session import run_game
 from cribcli.store import StoreError
 

@@ -19,7 +19,7 @@ from typing import Any
 import asyncssh
 import pytest
 
-from cribcli.club import Club, read_logs
+from cribcli.club import Club
 from cribcli.record import loads, replay, verify
 from cribcli.stats import history_of
 from cribcli.store import Places
@@ -497,7 +497,7 @@ def test_a_finished_game_rates_its_people_as_the_logs_would(tmp_path: Path) -> N
             await ann.expect(r"Your rating: \d+ ±\d+ after 1 rated game")
 
     run(main())
-    from cribcli.served import filed_logs
+    from cribcli.served import filed_logs, read_logs
 
     live = Club(tmp_path / "club.db")
     rebuilt = Club(tmp_path / "rebuilt.db")

@@ -22,8 +22,9 @@ import sys
 import time
 
 from cribcli import ratings
-from cribcli.match import Report, Setup, run_match
+from cribcli.match import Report, Setup
 from cribcli.players import Level, measured
+from cribcli.runner import run_match
 
 PAIRS = (
     (Level.NORMAL, Level.EASY),

@@ -108,7 +108,8 @@ def match(
     matches won), forfeits, how often the first dealer won, and the average points a
     deal from pegging, hand and crib, for each player as dealer and as pone.
     """
-    from cribcli.match import Report, Setup, run_match
+    from cribcli.match import Report, Setup
+    from cribcli.runner import run_match
     from cribcli.targets import target_of
     from cribcli.ui.console import progress
     from cribcli.ui.render import match_lines
@@ -159,10 +160,7 @@ def match(
         else:
             for line in match_lines(report):
                 click.echo(line)
-    if isinstance(stopped, Stopped):
-        click.get_current_context().exit(Exit.signalled(stopped.signum))
-    if stopped is not None:
-        click.get_current_context().exit(Exit.INTERRUPTED)
+    _exit_if(stopped)
 
 
 def _hidden(players: tuple[str, ...], sandbox: bool, log_dir: str | None) -> tuple[str, ...]:
@@ -372,6 +370,13 @@ def tournament(
         else:
             for line in tournament_lines(carried):
                 click.echo(line)
+    _exit_if(stopped)
+
+
+def _exit_if(stopped: BaseException | None) -> None:
+    """Stopped by a signal or Ctrl-C: the exit status that says so."""
+    from cribcli.ui.signals import Stopped
+
     if isinstance(stopped, Stopped):
         click.get_current_context().exit(Exit.signalled(stopped.signum))
     if stopped is not None:

@@ -119,8 +119,8 @@ def serve(
 
     root = Places.find(data_dir).data / "server"
     if rebuild_ratings:
-        from cribcli.club import Club, read_logs
-        from cribcli.served import filed_logs
+        from cribcli.club import Club
+        from cribcli.served import filed_logs, read_logs
 
         try:
             club = Club(root / "club.db")

@@ -24,9 +24,9 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.contrib.ssh import PromptToolkitSSHSession
 from prompt_toolkit.input import create_pipe_input
 
-from cribcli.club import catch_up
 from cribcli.errors import CribbageError, UsageProblem, printable
 from cribcli.lobby import player_name
+from cribcli.served import catch_up
 from cribcli.store import read_text
 from cribcli.ui.repl import TableOutput
 from cribcli.ui.serve.guard import Flood, KeyGuard, OutputWatch
