@@ -17,5 +17,7 @@ def target_of(short: bool) -> int:
 
 MATCH_LENGTHS = (1, 3, 5, 7)
 """How many games a match may be the best of (1: a game on its own)."""
+TOURNAMENT_GAMES = 10_000
+"""The most games a pair may play in a tournament."""
 MOVE_TIMES = (0.1, 3600.0)
 """The least and the most seconds an engine may be given for a decision."""

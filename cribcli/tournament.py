@@ -44,13 +44,11 @@ from cribcli.protocol.referee import MOVE_TIME, EngineCommand, stop_all
 from cribcli.record import LOG_LIMIT, loads, replay
 from cribcli.runner import Task, Where, run, write_logs
 from cribcli.store import StoreError, read_text, reason, write_atomic
-from cribcli.targets import FULL_GAME, MATCH_LENGTHS, MOVE_TIMES, TARGETS
+from cribcli.targets import FULL_GAME, MATCH_LENGTHS, MOVE_TIMES, TARGETS, TOURNAMENT_GAMES
 
 FORMATS = ("round-robin", "acc")
 FEWEST, MOST = 2, 64
 """How many players a tournament may have."""
-MOST_GAMES = 10_000
-"""The most games a pair may play."""
 SETUP_FILE = "tournament.toml"
 """The file in a tournament's log folder that says what the tournament is."""
 SETUP_LIMIT = 64 << 10
@@ -80,9 +78,9 @@ class TournamentSetup:
             check_player(spec)
         if self.format not in FORMATS:
             raise CribbageError(f"a tournament's format is {' or '.join(FORMATS)}")
-        if not 1 <= self.games <= MOST_GAMES or (self.duplicate and self.games % 2):
+        if not 1 <= self.games <= TOURNAMENT_GAMES or (self.duplicate and self.games % 2):
             raise CribbageError(
-                f"each pair plays 1 to {MOST_GAMES} games (in duplicate, an even number)"
+                f"each pair plays 1 to {TOURNAMENT_GAMES} games (in duplicate, an even number)"
             )
         if self.best_of not in MATCH_LENGTHS[1:]:
             raise CribbageError("a knockout match is the best of 3, 5 or 7 games")
@@ -412,7 +410,9 @@ class Tournament:
         return self.matches + self.knockout_matches
 
 
-Play = Callable[[list[tuple[MatchUp, int, Played]]], Iterable[tuple[int, Played, Any]]]
+Logs = tuple[tuple[str, str], ...]
+"""Games' logs: each one's file name and text."""
+Play = Callable[[list[tuple[MatchUp, int, Played]]], Iterable[tuple[int, Played, Logs]]]
 """What plays a stage's units: given each unit (its match, number, and games already
 played), yields each one's number in the list, its games and its logs as they finish."""
 
@@ -520,7 +520,7 @@ def local_play(jobs: int = 1, scheduler: str | None = None) -> Play:
     """What plays a stage's units, on this machine's cores or a cluster
     (:mod:`cribcli.runner`)."""
 
-    def play(units: list[tuple[MatchUp, int, Played]]) -> Iterable[tuple[int, Played, Any]]:
+    def play(units: list[tuple[MatchUp, int, Played]]) -> Iterable[tuple[int, Played, Logs]]:
         tasks = [Task(match.setup, unit, done) for match, unit, done in units]
         try:
             for number, outcome in run(tasks, Where(jobs, scheduler)):

@@ -20,7 +20,7 @@ from cribcli.commands.options import (
     complete_player,
 )
 from cribcli.errors import CribbageError, Exit, UsageProblem
-from cribcli.targets import MATCH_LENGTHS
+from cribcli.targets import MATCH_LENGTHS, TOURNAMENT_GAMES
 
 MATCH_EXAMPLES = """\b
 Examples:
@@ -209,7 +209,7 @@ Examples:
 )
 @click.option(
     "--games",
-    type=click.IntRange(min=1, max=10_000),  # (the tournament's MOST_GAMES)
+    type=click.IntRange(min=1, max=TOURNAMENT_GAMES),
     default=2,
     show_default=True,
     help="Games each pair plays.",
