@@ -8,7 +8,7 @@ the other player could hold that fit everything seen: never a hidden card.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -30,6 +30,7 @@ from cribcli.engine import (
     view,
 )
 from cribcli.errors import UsageProblem
+from cribcli.grading import Grade, grade_of
 from cribcli.players.hard import (
     CLOSE,
     ENDGAME,
@@ -46,6 +47,7 @@ from cribcli.reasons import LayWhy, ThrowWhy
 from cribcli.scoring import KEPT_SIZE, PegItem, kept_items, peg_points
 
 if TYPE_CHECKING:  # loaded when a review needs them: advice on a lay does without them
+    from cribcli.luck import Luck
     from cribcli.record import GameInfo
     from cribcli.stats import Lost
 
@@ -264,6 +266,8 @@ class Decision:
     """A throw near the end: when the best throw is not the one worth most points, why."""
     why: ThrowWhy | LayWhy | None = None
     """A throw or a lay: why the best was best."""
+    seat: int = 0
+    """The seat that decided."""
 
     @property
     def mark(self) -> str:
@@ -336,13 +340,34 @@ class Review:
         ranked = sorted(self.decisions, key=lambda d: -d.lost)
         return [d for d in ranked[:n] if d.lost > 0]
 
+    def grade(self) -> Grade:
+        """The decisions' error rate, accuracy and rating (:mod:`cribcli.grading`)."""
+        return grade_of([(d.kind, d.lost) for d in self.decisions])
+
     def as_lost(self) -> Lost:
         """What the decisions lost, as the history keeps it."""
         from cribcli.stats import Lost
 
-        return Lost(self.deals, self.lost("throw"), self.lost("lay"), self.lost("count"))
+        grade = self.grade()
+        return Lost(self.deals, *grade.lost, grade.decisions)
 
-    def summary_json(self) -> dict[str, object]:
+    def summary_json(
+        self,
+        every: Sequence[Review] = (),
+        names: Sequence[str] = (),
+        more: Mapping[str, object] | None = None,
+    ) -> dict[str, object]:
+        """The summary for scripts; with ``every`` seat's review (and the seats'
+        ``names``), each seat's grade too; and ``more`` (the luck)."""
+        seats = [
+            {
+                "seat": seat.seat,
+                "name": names[seat.seat],
+                "decisions": len(seat.decisions),
+                **seat.grade().as_json(),
+            }
+            for seat in every
+        ]
         return {
             "summary": {
                 "seat": self.seat,
@@ -357,8 +382,36 @@ class Review:
                 },
                 "marks": self.marks(),
                 "costliest": [d.as_json() for d in self.costliest()],
+                **self.grade().as_json(),
+                **({"seats": seats} if seats else {}),
+                **(more or {}),
             }
         }
+
+
+class GameReview(NamedTuple):
+    """A game reviewed: one seat's decisions in detail, every seat's (for their grades),
+    and the game's luck (a whole game of two; else None)."""
+
+    seat: Review
+    every: tuple[Review, ...]
+    luck: Luck | None
+
+    def summary_json(self, names: Sequence[str]) -> dict[str, object]:
+        """The summary for scripts, with every seat's grade and the luck."""
+        luck = {"luck": self.luck.as_json(names)} if self.luck is not None else {}
+        return self.seat.summary_json(self.every, names, luck)
+
+
+def lays_lost(reviews: Sequence[Review]) -> dict[tuple[int, int], float]:
+    """What each seat's lays lost in each round, by (round, seat), for the luck of the
+    play (:func:`cribcli.luck.luck_of`)."""
+    lost: dict[tuple[int, int], float] = {}
+    for judged in reviews:
+        for d in judged.decisions:
+            if d.kind == "lay":
+                lost[d.round, d.seat] = lost.get((d.round, d.seat), 0.0) + d.lost
+    return lost
 
 
 def positions(info: GameInfo, actions: Sequence[Action]) -> Iterator[tuple[State, Action | None]]:
@@ -393,7 +446,32 @@ def review(
     jobs: int = 1,
 ) -> Review:
     """Judge each decision ``seat`` made in a game, given as its actions (a replayed log's,
-    or a session's so far), or in one round of it.
+    or a session's so far), or in one round of it: :func:`review_seats` for one seat."""
+    return review_seats(
+        info,
+        actions,
+        (seat,),
+        round_number=round_number,
+        open_play=open_play,
+        progress=progress,
+        samples=samples,
+        jobs=jobs,
+    )[0]
+
+
+def review_seats(
+    info: GameInfo,
+    actions: Sequence[Action],
+    seats: Sequence[int],
+    *,
+    round_number: int | None = None,
+    open_play: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    samples: int | str | None = None,
+    jobs: int = 1,
+) -> tuple[Review, ...]:
+    """Judge each decision each of ``seats`` made in a game, given as its actions (a
+    replayed log's, or a session's so far), or in one round of it: a review a seat.
 
     A throw and a lay are judged on the seat's view alone (what it had seen then); only
     ``open_play`` looks at the other hands, for a second judgement of each lay.
@@ -402,8 +480,9 @@ def review(
     seed unless given, so that the hard computer's own lays, searched alike, lose
     nothing).
     """
-    if not 0 <= seat < info.rules.players:
-        raise UsageProblem(f"the game has seats 0 to {info.rules.players - 1}, not {seat}")
+    for seat in seats:
+        if not 0 <= seat < info.rules.players:
+            raise UsageProblem(f"the game has seats 0 to {info.rules.players - 1}, not {seat}")
     seed = info.seed if samples is None else samples
     sides = len({info.rules.side_of(n) for n in range(info.rules.players)})
     swing = 1 + 1 / (sides - 1)
@@ -419,7 +498,7 @@ def review(
         if action is None:
             break
         if (
-            action.seat != seat
+            action.seat not in seats
             or (round_number is not None and state.round != round_number)
             or isinstance(action, Forfeit)
         ):
@@ -437,11 +516,12 @@ def review(
                 claimed=action.points,
                 true=show.total,
                 given=given,
+                seat=action.seat,
             )
             counts.setdefault(len(tasks), []).append(counted)
             continue
         opened = state if open_play and isinstance(action, Play) else None
-        tasks.append(Task(view(state, seat), action, seed, opened))
+        tasks.append(Task(view(state, action.seat), action, seed, opened))
     if round_number is not None and round_number > len(dealers):
         raise UsageProblem(f"the game has {len(dealers)} rounds, not {round_number}")
     from cribcli.workers import forked, spread
@@ -459,8 +539,12 @@ def review(
             if progress is not None:
                 progress(done, len(tasks))
     decisions.extend(d for later in counts.values() for d in later)  # after the last lay
-    deals = sum(d.kind == "throw" for d in decisions)
-    return Review(seat, tuple(decisions), deals, tuple(dealers))
+    reviews = []
+    for seat in seats:
+        own = tuple(d for d in decisions if d.seat == seat)
+        deals = sum(d.kind == "throw" for d in own)
+        reviews.append(Review(seat, own, deals, tuple(dealers)))
+    return tuple(reviews)
 
 
 def judge(task: Task) -> Decision | None:
@@ -550,6 +634,7 @@ def judge_throw(seen: View, thrown: Sequence[Card]) -> Decision:
         chance=chance,
         for_the_win=for_the_win,
         why=_throw_why(seen, best),
+        seat=seen.seat,
     )
 
 
@@ -643,6 +728,7 @@ def judge_lay(seen: View, laid: Card, seed: int | str) -> Decision | None:
         chance=chance,
         count=seen.count,
         why=_lay_why(seen, lays, best),
+        seat=seen.seat,
     )
 
 

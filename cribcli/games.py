@@ -57,7 +57,7 @@ from cribcli.store import (
 from cribcli.targets import target_of
 
 if TYPE_CHECKING:
-    from cribcli.coach import Review
+    from cribcli.coach import GameReview
 
 Ask = Callable[[str, bool], bool]
 """Asks the player a yes-or-no question, with the answer taken if they just press Enter."""
@@ -168,28 +168,33 @@ def review_log(
     open_play: bool = False,
     progress: Callable[[int, int], None] | None = None,
     jobs: int = 1,
-) -> Review:
-    """A game's decisions judged (:func:`cribcli.coach.review`): ``seat``'s, by default
-    the seat of the person whose games the log is among. A whole finished game of theirs,
-    reviewed for them, is kept for ``stats``."""
-    from cribcli.coach import default_seat, review
+) -> GameReview:
+    """A game's decisions judged (:func:`cribcli.coach.review_seats`): ``seat``'s in
+    detail, by default the seat of the person whose games the log is among, and every
+    seat's, by seat, for their grades; a whole game of two, its luck too. A whole
+    finished game of theirs, reviewed for them, is kept for ``stats``."""
+    from cribcli.coach import GameReview, default_seat, lays_lost, review_seats
+    from cribcli.luck import luck_of
 
     info, replayed = opened.replayed.log.info, opened.replayed
     player = None if opened.path == "-" else player_of(Path(opened.path), places)
     own = default_seat(info, player)
-    judged = review(
+    chosen = own if seat is None else seat
+    every = review_seats(
         info,
         replayed.actions,
-        own if seat is None else seat,
+        [chosen, *(n for n in range(info.rules.players) if n != chosen)],
         round_number=round_number,
         open_play=open_play,
         progress=progress,
         jobs=jobs,
     )
+    judged = every[0]
     whole = round_number is None and replayed.finished and opened.path != "-"
     if judged.seat == own and whole:
         keep_review(Path(opened.path), places, opened.text, judged.as_lost(), warn)
-    return judged
+    luck = luck_of(replayed.events, lays_lost(every)) if round_number is None else None
+    return GameReview(judged, tuple(sorted(every, key=lambda review: review.seat)), luck)
 
 
 def player_of(log: Path, places: Places) -> str | None:

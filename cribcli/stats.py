@@ -28,6 +28,7 @@ from typing import Any, NamedTuple, get_args
 from cribcli import __version__, daily
 from cribcli.errors import CribbageError
 from cribcli.events import Dealt, Event, GameOver, Shown, Skunk
+from cribcli.grading import GRADE_WINDOWS, Grade
 from cribcli.players import Level
 from cribcli.record import FORMAT, LOG_LIMIT, GameInfo, loads, replay
 from cribcli.store import (
@@ -63,20 +64,28 @@ class DealRecord(NamedTuple):
 
 class Lost(NamedTuple):
     """What a game's review found the player's decisions lost (``cribbage review``, or
-    the coach at the table): over how many deals, and the points by kind of decision."""
+    the coach at the table): over how many deals, the points by kind of decision, and
+    how many decisions of each kind were judged."""
 
     deals: int = 0
     throws: float = 0.0
     lays: float = 0.0
     counts: float = 0.0
+    decisions: tuple[int, int, int] | None = None
+    """Throws, lays and counts judged (None in a review kept before they were counted)."""
 
     def plus(self, other: Lost) -> Lost:
-        """The two summed."""
+        """The two summed (the decisions only if both counted them)."""
+        decisions = None
+        if self.decisions is not None and other.decisions is not None:
+            a, b = self.decisions, other.decisions
+            decisions = (a[0] + b[0], a[1] + b[1], a[2] + b[2])
         return Lost(
             self.deals + other.deals,
             self.throws + other.throws,
             self.lays + other.lays,
             self.counts + other.counts,
+            decisions,
         )
 
     def per_deal(self) -> dict[str, float]:
@@ -86,15 +95,34 @@ class Lost(NamedTuple):
         per = {kind: lost / deals for kind, lost in kinds.items()}
         return {**per, "total": sum(per.values())}
 
+    @property
+    def grade(self) -> Grade | None:
+        """The error rate, accuracy and rating, when the decisions were counted."""
+        if self.decisions is None:
+            return None
+        return Grade(self.decisions, (self.throws, self.lays, self.counts))
+
+    def as_json(self) -> list[int | float]:
+        """For the reviews file: deals, the three losses, then the three counts."""
+        kept: list[int | float] = [self.deals, *(round(n, 3) for n in self[1:4])]
+        return kept + list(self.decisions or ())
+
     @classmethod
     def from_json(cls, data: object) -> Lost | None:
-        """Read back from the index: a count of deals and three losses, checked."""
-        if not isinstance(data, list) or len(data) != 4 or not _count(data[0]):
+        """Read back from the reviews file: a count of deals and three losses, then
+        (since they are kept) three counts of decisions, checked."""
+        if not isinstance(data, list) or len(data) not in (4, 7) or not _count(data[0]):
             return None
-        losses = data[1:]
+        losses = data[1:4]
         if not all(type(n) in (int, float) and 0 <= n <= 100_000 for n in losses):
             return None
-        return cls(data[0], *(float(n) for n in losses))
+        decisions = None
+        if len(data) == 7:
+            if not all(_count(n) for n in data[4:]):
+                return None
+            decisions = (data[4], data[5], data[6])
+        throws, lays, counts = (float(n) for n in losses)
+        return cls(data[0], throws, lays, counts, decisions)
 
 
 OPPONENTS = frozenset({"", "engine", "human", *Level})
@@ -419,10 +447,10 @@ class Reviews:
         """Keep a game's review (replacing any earlier one). Raises OSError if it cannot
         be written."""
         games = {
-            game: {"digest": known, "lost": list(found)}
+            game: {"digest": known, "lost": found.as_json()}
             for game, (known, found) in self.read().items()
         }
-        games[name] = {"digest": digest, "lost": [lost.deals, *(round(n, 3) for n in lost[1:])]}
+        games[name] = {"digest": digest, "lost": lost.as_json()}
         write_atomic(self.path, json.dumps({"games": games}, separators=(",", ":")))
 
     def attach(self, games: Iterable[GameRecord]) -> list[GameRecord]:
@@ -515,6 +543,9 @@ class History:
     reviewed: dict[str, tuple[int, Lost]] = field(default_factory=dict)
     """Reviewed games, and what their decisions lost, summed: ``this month`` and
     ``before``."""
+    graded: list[tuple[str, str, Grade]] = field(default_factory=list)
+    """Each reviewed game whose decisions were counted: its day, its name and its grade
+    (see :meth:`grade`)."""
 
     def add(self, game: GameRecord, month: str = "") -> None:
         """Count one game in."""
@@ -533,6 +564,17 @@ class History:
             when = "this month" if month and game.day.startswith(month) else "before"
             games, lost = self.reviewed.get(when, (0, Lost()))
             self.reviewed[when] = (games + 1, lost.plus(game.lost))
+            if game.lost.grade is not None:
+                self.graded.append((game.day, game.name, game.lost.grade))
+
+    def grade(self, last: int | None = None) -> tuple[int, Grade]:
+        """The reviewed games of the ``last`` few played (all if None) whose decisions
+        were counted, and their grade taken together."""
+        chosen = sorted(self.graded)[-last:] if last else self.graded
+        total = Grade()
+        for _, _, grade in chosen:
+            total = total.plus(grade)
+        return len(chosen), total
 
     def lost(self, when: str = "") -> tuple[int, Lost]:
         """Reviewed games and what they lost: ``this month``, ``before``, or all."""
@@ -569,6 +611,11 @@ class History:
                 }
                 for when in ("", "this month", "before")
                 for games, lost in [self.lost(when)]
+            },
+            "decisions": {
+                name: {"games": games, "decisions": grade.made, **grade.as_json()}
+                for name, last in GRADE_WINDOWS
+                for games, grade in [self.grade(last)]
             },
         }
 

@@ -313,11 +313,17 @@ def review(
     from cribcli.games import review_log
     from cribcli.store import Places
     from cribcli.ui.console import progress, warn
-    from cribcli.ui.render import decide_style, game_title, review_lines
+    from cribcli.ui.render import (
+        decide_style,
+        game_title,
+        luck_lines,
+        review_lines,
+        seat_grades_lines,
+    )
 
     found = opened(log, last, data_dir, "to review")
     with progress("Reviewing", after=0.5) as told:
-        judged = review_log(
+        reviewed = review_log(
             found,
             Places.find(data_dir),
             warn,
@@ -329,13 +335,16 @@ def review(
         )
     info = found.replayed.log.info
     if as_json:
-        for decision in judged.decisions:
+        for decision in reviewed.seat.decisions:
             click.echo(json.dumps(decision.as_json()))
-        click.echo(json.dumps(judged.summary_json()))
+        click.echo(json.dumps(reviewed.summary_json([seat.name for seat in info.seats])))
         return
     style = decide_style(sys.stdout, ascii_only=ascii_only, no_color=no_color)
-    click.echo(game_title(info))
-    for line in review_lines(judged, info, style):
+    lines = [game_title(info), *review_lines(reviewed.seat, info, style)]
+    lines += ["", *seat_grades_lines(reviewed.every, info)]
+    if reviewed.luck is not None:
+        lines += ["", *luck_lines(reviewed.luck, info)]
+    for line in lines:
         click.echo(line)
 
 

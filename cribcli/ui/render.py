@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING, TextIO
 
 from cribcli.cards import Card
 from cribcli.errors import printable
+from cribcli.grading import GRADE_WINDOWS, KINDS, Grade
 from cribcli.scoring import COUNT_LIMIT, ShowItem, ShowScore
 
 if TYPE_CHECKING:
     from cribcli.analysis import Advice, DiscardValue
     from cribcli.coach import Decision, ForTheWin, LayValue, PegAdvice, Review
+    from cribcli.luck import Luck
     from cribcli.match import Report
     from cribcli.reasons import LayWhy, ThrowWhy
     from cribcli.record import GameInfo
@@ -371,12 +373,45 @@ def review_summary_lines(review: Review) -> list[str]:
         f"{review.lost():.2f} points lost.",
         f"A deal: {review.per_deal():.2f} lost ({kinds}).",
         "Marks: " + ", ".join(_many(n, mark) for mark, n in review.marks().items()) + ".",
+        grade_line(review.grade()),
     ]
     costliest = review.costliest()
     if costliest:
         lines.append("Costliest:")
         lines.extend(
             f"  round {d.round}, {d.kind} {_plain_cards(d)}: {d.lost:.2f}" for d in costliest
+        )
+    return lines
+
+
+def grade_line(grade: Grade) -> str:
+    """``Accuracy 84.3, club player: 0.17 points lost a decision (throws 0.01, lays 0.24).``"""
+    kinds = ", ".join(
+        f"{kind}s {grade.error_rate(kind):.2f}"
+        for kind, n in zip(KINDS, grade.decisions, strict=True)
+        if n
+    )
+    return (
+        f"Accuracy {grade.accuracy:.1f}, {grade.rating}: {grade.error_rate():.2f} points lost "
+        f"a decision ({kinds or 'none'})."
+    )
+
+
+def seat_grades_lines(reviews: Sequence[Review], info: GameInfo) -> list[str]:
+    """Every seat's decisions graded, a line a seat (a review shows them after the
+    reviewed seat's decisions)."""
+    names = [printable(seat.name) for seat in info.seats]
+    width = max(len(f"{names[r.seat]} (seat {r.seat})") for r in reviews)
+    lines = [
+        f"{'Every seat':<{width + 2}}{'decisions':>10}{'lost a decision':>17}{'accuracy':>10}"
+        "  rating"
+    ]
+    for judged in reviews:
+        grade = judged.grade()
+        who = f"{names[judged.seat]} (seat {judged.seat})"
+        lines.append(
+            f"  {who:<{width}}{grade.made:>10}{grade.error_rate():>17.2f}"
+            f"{grade.accuracy:>10.1f}  {grade.rating}"
         )
     return lines
 
@@ -478,14 +513,53 @@ def coach_line(decision: Decision, style: Style = PLAIN) -> str:
     return f"Coach: {what} cost {cost} ({decision.mark}): {best} was best{because}.{win}"
 
 
-def coach_summary(review: Review) -> list[str]:
-    """The coach at the end of a game, in two lines."""
+def luck_lines(luck: Luck, info: GameInfo) -> list[str]:
+    """Each seat's luck by part, its score and its score without the luck; then who
+    would have been ahead had luck been even."""
+    names = [printable(seat.name) for seat in info.seats]
+    width = max(13, *(len(f"{name} (seat {n})") for n, name in enumerate(names)))
+    lines = [
+        f"{'Luck, in points':<{width + 2}}{'deal':>7}{'starter':>9}{'play':>7}{'in all':>8}"
+        f"{'score':>7}{'skill only':>12}"
+    ]
+    for seat in luck.seats():
+        who = f"{names[seat.seat]} (seat {seat.seat})"
+        lines.append(
+            f"  {who:<{width}}{seat.deal:>+7.1f}{seat.starter:>+9.1f}{seat.play:>+7.1f}"
+            f"{seat.total:>+8.1f}{seat.score:>7}{seat.skill_only:>12.1f}"
+        )
+    lines.append(skill_words(luck, names))
+    return lines
+
+
+def skill_words(luck: Luck, names: Sequence[str]) -> str:
+    """``With luck even, Ann would have been ahead by 4.2 points.``"""
+    margin = luck.skill_margin(0)
+    if abs(margin) < 0.05:
+        return "With luck even, the two would have been level."
+    name = names[0 if margin > 0 else 1]
+    who = "you" if name == "You" else name
+    return f"With luck even, {who} would have been ahead by {abs(margin):.1f} points."
+
+
+def coach_summary(review: Review, luck: Luck | None = None, names: Sequence[str] = ()) -> list[str]:
+    """The coach at the end of a game, in two lines; a third with the luck (a game of
+    two: ``names`` are the seats')."""
     marks = ", ".join(_many(n, mark) for mark, n in review.marks().items() if n)
-    return [
+    grade = review.grade()
+    lines = [
         f"Coach: your decisions lost {review.lost():.1f} points this game, "
-        f"{review.per_deal():.2f} a deal.",
+        f"{review.per_deal():.2f} a deal: accuracy {grade.accuracy:.1f}, {grade.rating}.",
         f"Marks: {marks or 'none'}; 'cribbage review --last' shows each decision.",
     ]
+    if luck is not None:
+        mine = luck.seat(review.seat)
+        lines.append(
+            f"Luck: yours {mine.total:+.1f} (deal {mine.deal:+.1f}, starter {mine.starter:+.1f},"
+            f" play {mine.play:+.1f}), the other side's {luck.seat(1 - review.seat).total:+.1f}."
+            f" {skill_words(luck, names)}"
+        )
+    return lines
 
 
 def _many(n: int, mark: str) -> str:
@@ -764,19 +838,28 @@ def stats_lines(history: History, *, served: bool = False) -> list[str]:
 
 
 def _lost_lines(history: History) -> list[str]:
-    """What your decisions lost a deal in reviewed games: in all, this month, before."""
+    """How your decisions did in reviewed games, the last 10, the last 100 and all: the
+    points they lost a decision by kind and in all, the accuracy and the rating."""
     games, _ = history.lost()
     if not games:
-        return ["Points lost a deal: none of your games reviewed yet ('cribbage review --last')."]
-    lines = [f"Points lost a deal   {'games':>6}{'throws':>9}{'lays':>7}{'counts':>7}{'total':>7}"]
-    rows = (("", "in reviewed games"), ("this month", "this month"), ("before", "before"))
-    for when, label in rows:
-        games, lost = history.lost(when)
-        if not games or (when and len(history.reviewed) < 2):
+        return ["Your decisions: none of your games reviewed yet ('cribbage review --last')."]
+    graded, _ = history.grade()
+    if not graded:
+        return ["Your decisions: review a game again to grade them ('cribbage review --last')."]
+    lines = [
+        "Your decisions in reviewed games: points lost a decision, accuracy, rating",
+        f"{'':<17}{'games':>6}{'throws':>8}{'lays':>7}{'counts':>8}{'all':>6}{'accuracy':>10}",
+    ]
+    rows = [(window, *history.grade(last)) for window, last in GRADE_WINDOWS]
+    for (window, games, grade), wider in zip(rows, [*rows[1:], None], strict=True):
+        if wider is not None and wider[1] == games:  # the same games as the next row's
             continue
-        v = lost.per_deal()
-        figures = f"{v['throws']:9.2f}{v['lays']:7.2f}{v['counts']:7.2f}{v['total']:7.2f}"
-        lines.append(f"  {label:<18}{games:>6}{figures}")
+        widths = zip(KINDS, (8, 7, 8), strict=True)
+        rates = "".join(f"{grade.error_rate(kind):{width}.2f}" for kind, width in widths)
+        lines.append(
+            f"  {window.replace('_', ' '):<15}{games:>6}{rates}{grade.error_rate():6.2f}"
+            f"{grade.accuracy:10.1f}  {grade.rating}"
+        )
     return lines
 
 

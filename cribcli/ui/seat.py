@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from cribcli.cards import Card, parse_cards
-from cribcli.coach import Review, joined, review
+from cribcli.coach import Review, joined, lays_lost, review_seats
 from cribcli.engine import (
     Claim,
     Discard,
@@ -27,6 +27,7 @@ from cribcli.events import (
     GameOver,
     RoundEnded,
 )
+from cribcli.luck import Luck, luck_of
 from cribcli.protocol.messages import view_json
 from cribcli.session import Session
 from cribcli.ui.narrate import Table, narrate, says
@@ -58,29 +59,36 @@ class Command:
 
 class Coach:
     """A seat's decisions judged as the game goes: each round's once its show is over
-    (and kept), the whole game's at its end."""
+    (and kept), the whole game's at its end; the other seats' too, for the game's luck."""
 
     def __init__(self, session: Session, seat: int) -> None:
         self.session = session
         self.seat = seat
-        self.reviewed: dict[int, Review] = {}
-        """This seat's decisions, judged, by round."""
+        self.reviewed: dict[int, tuple[Review, ...]] = {}
+        """Every seat's decisions, judged, by round (this seat's first)."""
         self.game_review: Review | None = None
         """The whole game's, once summed up at its end."""
 
     def judged(self, round_number: int) -> Review:
-        """This seat's decisions in a round, judged (once, and kept)."""
+        """This seat's decisions in a round, judged (once, and kept, with the others')."""
         if round_number not in self.reviewed:
-            self.reviewed[round_number] = review(
-                self.session.info, self.session.actions, self.seat, round_number=round_number
+            players = self.session.info.rules.players
+            seats = [self.seat, *(n for n in range(players) if n != self.seat)]
+            self.reviewed[round_number] = review_seats(
+                self.session.info, self.session.actions, seats, round_number=round_number
             )
-        return self.reviewed[round_number]
+        return self.reviewed[round_number][0]
 
     def whole(self) -> Review:
         """Every round's decisions together (kept as :attr:`game_review`)."""
         last = self.session.state.round
         self.game_review = joined([self.judged(number) for number in range(1, last + 1)])
         return self.game_review
+
+    def luck(self) -> Luck | None:
+        """The game's luck so far (a game of two), the lays' losses as judged."""
+        every = [judged for reviews in self.reviewed.values() for judged in reviews]
+        return luck_of(self.session.events, lays_lost(every))
 
 
 class SeatUI:
@@ -162,7 +170,7 @@ class SeatUI:
         follow, or the game ended in it), then what all the decisions lost, and where to
         see them."""
         self._coach_round(self.session.state.round)
-        self.voice.coach_summary(self.coach.whole())
+        self.voice.coach_summary(self.coach.whole(), self.coach.luck(), self.session.info)
 
     def show_review(self) -> None:
         """The decisions of the last round whose show is over, each with what it lost."""

@@ -30,6 +30,7 @@ from cribcli.ui.render import (
 
 if TYPE_CHECKING:
     from cribcli.coach import Best, Decision, Review
+    from cribcli.luck import Luck
     from cribcli.record import GameInfo
     from cribcli.stats import DailyResult
 
@@ -50,8 +51,8 @@ class Voice(Protocol):
         """The coach after a show: a decision that lost more than a slip."""
         ...
 
-    def coach_summary(self, whole: Review) -> None:
-        """The coach at the end of the game: what all the decisions lost."""
+    def coach_summary(self, whole: Review, luck: Luck | None, info: GameInfo) -> None:
+        """The coach at the end of the game: what all the decisions lost, and the luck."""
         ...
 
     def review(self, judged: Review, info: GameInfo) -> None:
@@ -167,8 +168,9 @@ class Words(Voice):
     def coach(self, decision: Decision) -> None:
         self.line(coach_line(decision, self.table().style))
 
-    def coach_summary(self, whole: Review) -> None:
-        for line in coach_summary(whole):
+    def coach_summary(self, whole: Review, luck: Luck | None, info: GameInfo) -> None:
+        names = [printable(seat.name) for seat in info.seats]
+        for line in coach_summary(whole, luck, names):
             self.line(line)
 
     def review(self, judged: Review, info: GameInfo) -> None:
@@ -261,8 +263,10 @@ class Events(Voice):
     def coach(self, decision: Decision) -> None:
         self.emit({"event": "coach", **decision.as_json()})
 
-    def coach_summary(self, whole: Review) -> None:
-        self.emit({"event": "coach", **whole.summary_json()})
+    def coach_summary(self, whole: Review, luck: Luck | None, info: GameInfo) -> None:
+        names = [seat.name for seat in info.seats]
+        luck_json = {"luck": luck.as_json(names)} if luck is not None else {}
+        self.emit({"event": "coach", **whole.summary_json(), **luck_json})
 
     def review(self, judged: Review, info: GameInfo) -> None:
         for decision in judged.decisions:

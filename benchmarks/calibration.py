@@ -1,0 +1,73 @@
+"""The rating bands, calibrated on the computer levels: GAMES games of each level against
+normal (taking turns to sit first), the level's seat reviewed as `cribbage review` reviews
+it (the game's own seed for the sampled hands), and for each level its error rate (points
+lost a decision) with its 95% interval, over all its decisions and by kind, its accuracy
+and the band it lands in. The bands must rise with the level and the intervals not
+overlap.
+
+Run: python benchmarks/calibration.py [GAMES] [JOBS]   (prints figures; nothing is asserted)
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from multiprocessing import Pool
+
+from cribcli.coach import review
+from cribcli.engine import Rules
+from cribcli.grading import KINDS, RATINGS, Grade, accuracy, rating
+from cribcli.match import mean_interval
+from cribcli.players import Level, computer
+from cribcli.record import GameInfo, Seat
+from cribcli.session import run_game
+
+LEVELS = (Level.EASY, Level.NORMAL, Level.HARD)
+
+
+def graded(task: tuple[Level, int]) -> tuple[Level, Grade]:
+    """One game of ``level`` against normal, its seat's decisions graded."""
+    level, index = task
+    seed = f"calibration {level} {index}"
+    mine = index % 2
+    levels = [Level.NORMAL, Level.NORMAL]
+    levels[mine] = level
+    seats = tuple(Seat(f"{lv} {n}", "computer", lv) for n, lv in enumerate(levels))
+    info = GameInfo(Rules(first_dealer=index // 2 % 2), seats, seed)
+    players = [computer(lv, seed, n) for n, lv in enumerate(levels)]
+    _, events = run_game(info, players)
+    from cribcli.record import dumps, loads, replay
+
+    replayed = replay(loads(dumps(info, events)))
+    return level, review(replayed.log.info, replayed.actions, mine).grade()
+
+
+def main() -> None:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    jobs = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+    start = time.perf_counter()
+    tasks = [(level, n) for level in LEVELS for n in range(games)]
+    with Pool(jobs) as pool:
+        results = pool.map(graded, tasks, chunksize=2)
+    took = time.perf_counter() - start
+    print(
+        f"{games} games of each level against normal, its seat reviewed ({took:.0f} s, {jobs} jobs)"
+    )
+    kinds = "".join(f"{kind + 's':>8}" for kind in KINDS)
+    print(f"  {'level':8}{'decisions':>10}{'error rate (95% interval)':>30}{kinds}  accuracy")
+    for level in LEVELS:
+        grades = [grade for lv, grade in results if lv == level]
+        total = Grade()
+        for grade in grades:
+            total = total.plus(grade)
+        rate, low, high = mean_interval([(sum(g.lost), g.made) for g in grades])
+        kinds = "".join(f"{total.error_rate(kind):8.3f}" for kind in KINDS)
+        print(
+            f"  {level:8}{total.made:10}{rate:12.3f} ({low:.3f} to {high:.3f}){'':>5}{kinds}"
+            f"{accuracy(rate):10.1f}  {rating(rate)} ({rating(low)} to {rating(high)})"
+        )
+    print("  bands: " + ", ".join(f"{name} under {under:g}" for under, name in RATINGS[:-1]))
+
+
+if __name__ == "__main__":
+    main()
