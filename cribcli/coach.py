@@ -268,6 +268,8 @@ class Decision:
     """A throw or a lay: why the best was best."""
     seat: int = 0
     """The seat that decided."""
+    at: int | None = None
+    """Which of the game's actions it was (its number, from 0), once reviewed."""
 
     @property
     def mark(self) -> str:
@@ -346,10 +348,15 @@ class Review:
 
     def as_lost(self) -> Lost:
         """What the decisions lost, as the history keeps it."""
-        from cribcli.stats import Lost
+        from cribcli.stats import Costly, Lost
 
         grade = self.grade()
-        return Lost(self.deals, *grade.lost, grade.decisions)
+        costly = tuple(
+            Costly(d.at, d.kind, round(d.lost, 3))
+            for d in self.decisions
+            if d.at is not None and mark_of(d.lost) not in ("", "slip")
+        )
+        return Lost(self.deals, *grade.lost, grade.decisions, costly)
 
     def summary_json(
         self,
@@ -432,6 +439,8 @@ class Task(NamedTuple):
     action: Discard | Play
     seed: int | str
     state: State | None = None
+    at: int = 0
+    """The action's number in the game."""
 
 
 def review(
@@ -492,7 +501,7 @@ def review_seats(
     counts: dict[int, list[Decision]] = {}
     """Muggins counts, by the number of tasks before them (judged here: they are quick)."""
     dealers: list[int] = []
-    for state, action in positions(info, actions):
+    for at, (state, action) in enumerate(positions(info, actions)):
         if len(dealers) < state.round:
             dealers.append(state.dealer)
         if action is None:
@@ -517,11 +526,12 @@ def review_seats(
                 true=show.total,
                 given=given,
                 seat=action.seat,
+                at=at,
             )
             counts.setdefault(len(tasks), []).append(counted)
             continue
         opened = state if open_play and isinstance(action, Play) else None
-        tasks.append(Task(view(state, action.seat), action, seed, opened))
+        tasks.append(Task(view(state, action.seat), action, seed, opened, at))
     if round_number is not None and round_number > len(dealers):
         raise UsageProblem(f"the game has {len(dealers)} rounds, not {round_number}")
     from cribcli.workers import forked, spread
@@ -535,7 +545,7 @@ def review_seats(
         for done, found in enumerate(judged, start=1):
             decisions.extend(counts.pop(done - 1, []))
             if found is not None:
-                decisions.append(found)
+                decisions.append(replace(found, at=tasks[done - 1].at))
             if progress is not None:
                 progress(done, len(tasks))
     decisions.extend(d for later in counts.values() for d in later)  # after the last lay

@@ -4,9 +4,9 @@ what they give on average, in points of its own.
 For each deal played to its end, each seat's luck has three parts:
 
 - **the deal**: what the six cards dealt bring their own side, thrown as well as the
-  exact analysis says (the hand's average, and the dealer's crib's), against the average
-  six for that role (``tools/deal_values.py`` measured it); for the dealer, also what the
-  other's two cards gave its crib against random ones;
+  exact analysis says, against the average six for that role (``tools/deal_values.py``
+  measured it): the kept hand's average, and for the dealer the crib the two sixes make
+  when both sides throw their best (a throw against the best is skill, in the review);
 - **the starter**: what the starter brought the hand kept (and the dealer's crib, and his
   heels) against the average of every card it could have been (the cards not dealt);
 - **the play**: what the other side's cards gave the play against what was expected: the
@@ -197,17 +197,17 @@ def _deal_luck(
     edges = [pegs.edge(kept[seat], dealer=seat == dealt.dealer) for seat in (0, 1)]
     lost = [lays_lost.get((dealt.round, seat), 0.0) for seat in (0, 1)]
     shared = (pegged[0] - pegged[1]) + (lost[0] - lost[1]) - (edges[0] - edges[1]) / 2
+    bests = [analyse(dealt.hands[seat], dealer=seat == dealt.dealer)[0] for seat in (0, 1)]
     found = []
     for seat in (0, 1):
         dealer = seat == dealt.dealer
-        options = analyse(dealt.hands[seat], dealer=dealer)
-        best = options[0]
-        deal = best.hand + (best.crib if dealer else 0.0) - average_six(dealer)
+        deal = bests[seat].hand - average_six(dealer)
         starter_part = starter_luck(kept[seat], False)
         if dealer:
-            own = next(o for o in options if set(o.discard) == set(thrown[seat]))
-            crib_average = sum(show_total(crib, c, crib=True) for c in undealt) / len(undealt)
-            deal += crib_average - own.crib  # the other's two cards in the crib
+            # The crib the two sixes make, each side throwing its best: what the deal gave
+            # the crib (a side's throw against its best is its skill, in its review).
+            thrown_best = (*bests[0].discard, *bests[1].discard)
+            deal += sum(show_total(thrown_best, c, crib=True) for c in undealt) / len(undealt)
             starter_part += starter_luck(crib, True) + heels
         play = shared / 2 if seat == 0 else -shared / 2
         found.append(DealLuck(dealt.round, seat, deal, starter_part, play))

@@ -28,7 +28,7 @@ from typing import Any, NamedTuple, get_args
 from cribcli import __version__, daily
 from cribcli.errors import CribbageError
 from cribcli.events import Dealt, Event, GameOver, Shown, Skunk
-from cribcli.grading import GRADE_WINDOWS, Grade
+from cribcli.grading import GRADE_WINDOWS, KINDS, Grade
 from cribcli.players import Level
 from cribcli.record import FORMAT, LOG_LIMIT, GameInfo, loads, replay
 from cribcli.store import (
@@ -62,6 +62,31 @@ class DealRecord(NamedTuple):
     points: Points
 
 
+class Costly(NamedTuple):
+    """A decision a review found costly (an inaccuracy or worse), for ``cribbage train``:
+    which of the game's actions it was, its kind, and the points it lost."""
+
+    at: int
+    kind: str
+    lost: float
+
+    @classmethod
+    def from_json(cls, data: object) -> Costly | None:
+        """Read back from the reviews file, checked."""
+        if not isinstance(data, list) or len(data) != 3:
+            return None
+        at, kind, lost = data
+        if not _count(at) or kind not in KINDS:
+            return None
+        if type(lost) not in (int, float) or not 0 <= lost <= MOST_LOST:
+            return None
+        return cls(at, kind, float(lost))
+
+
+COSTLY_KEPT = 100
+"""The most costly decisions a review keeps for training (the worst)."""
+
+
 class Lost(NamedTuple):
     """What a game's review found the player's decisions lost (``cribbage review``, or
     the coach at the table): over how many deals, the points by kind of decision, and
@@ -73,6 +98,8 @@ class Lost(NamedTuple):
     counts: float = 0.0
     decisions: tuple[int, int, int] | None = None
     """Throws, lays and counts judged (None in a review kept before they were counted)."""
+    costly: tuple[Costly, ...] = ()
+    """The decisions that cost an inaccuracy or more (not summed by :meth:`plus`)."""
 
     def plus(self, other: Lost) -> Lost:
         """The two summed (the decisions only if both counted them)."""
@@ -118,11 +145,23 @@ class Lost(NamedTuple):
             return None
         decisions = None
         if len(data) == 7:
-            if not all(_count(n) for n in data[4:]):
+            deals, made = data[0], data[4:]
+            if not all(_count(n) for n in made):
                 return None
-            decisions = (data[4], data[5], data[6])
+            # As a review makes them: a throw a deal, at most 4 lays and 2 counts a deal,
+            # and no kind losing more than its decisions could.
+            if made[0] != deals or made[1] > 4 * deals or made[2] > 2 * deals:
+                return None
+            if any(lost > MOST_LOST * n for lost, n in zip(losses, made, strict=True)):
+                return None
+            decisions = (made[0], made[1], made[2])
         throws, lays, counts = (float(n) for n in losses)
         return cls(data[0], throws, lays, counts, decisions)
+
+
+MOST_LOST = 60
+"""More points than one decision can lose (a throw's or a lay's chance of winning, counted
+in points, stays well under it): a kept review claiming more is not one."""
 
 
 OPPONENTS = frozenset({"", "engine", "human", *Level})
@@ -440,17 +479,18 @@ class Reviews:
                 continue
             digest, lost = entry.get("digest"), Lost.from_json(entry.get("lost"))
             if type(digest) is str and re.fullmatch(r"[0-9a-f]{64}", digest) and lost:
+                costly = entry.get("costly")
+                if isinstance(costly, list):
+                    found = (Costly.from_json(item) for item in costly[:COSTLY_KEPT])
+                    lost = lost._replace(costly=tuple(c for c in found if c is not None))
                 kept[name] = (digest, lost)
         return kept
 
     def keep(self, name: str, digest: str, lost: Lost) -> None:
         """Keep a game's review (replacing any earlier one). Raises OSError if it cannot
         be written."""
-        games = {
-            game: {"digest": known, "lost": found.as_json()}
-            for game, (known, found) in self.read().items()
-        }
-        games[name] = {"digest": digest, "lost": lost.as_json()}
+        games = {game: _entry(known, found) for game, (known, found) in self.read().items()}
+        games[name] = _entry(digest, lost)
         write_atomic(self.path, json.dumps({"games": games}, separators=(",", ":")))
 
     def attach(self, games: Iterable[GameRecord]) -> list[GameRecord]:
@@ -462,6 +502,62 @@ class Reviews:
             else game
             for game in games
         ]
+
+
+# --- the quizzes -----------------------------------------------------------------------
+
+QUIZ_LIMIT = 1 << 20
+"""The most bytes the quiz file may hold (a day takes about 40)."""
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+class QuizDays:
+    """The days' quizzes answered (``cribbage quiz``): what the throw and the lay lost,
+    by day, kept in the data folder (``quiz.json``); the first answer of a day counts."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def read(self) -> dict[str, tuple[float, float]]:
+        """Every day answered, checked entry by entry (the file is not trusted: what is
+        not a day's answer is left out)."""
+        try:
+            data = json.loads(read_text(self.path, QUIZ_LIMIT) or "{}")
+        except (StoreError, ValueError, RecursionError):
+            return {}
+        days = data.get("days") if isinstance(data, dict) else None
+        if not isinstance(days, dict):
+            return {}
+        kept = {}
+        for day, lost in days.items():
+            if (
+                _DAY.fullmatch(day)
+                and isinstance(lost, list)
+                and len(lost) == 2
+                and all(type(n) in (int, float) and 0 <= n <= 1000 for n in lost)
+            ):
+                kept[day] = (float(lost[0]), float(lost[1]))
+        return kept
+
+    def keep(self, day: str, throw: float, lay: float) -> None:
+        """Keep a day's answer (not over an earlier one). Raises OSError if it cannot be
+        written."""
+        days = {d: list(lost) for d, lost in self.read().items()}
+        days.setdefault(day, [round(throw, 3), round(lay, 3)])
+        write_atomic(self.path, json.dumps({"days": days}, separators=(",", ":")))
+
+    def streak(self, today: str) -> int:
+        """Days in a row with the quiz answered, up to today (or yesterday)."""
+        return daily.streak(set(self.read()), today)
+
+
+def _entry(digest: str, lost: Lost) -> dict[str, object]:
+    """A review as the reviews file keeps it: the digest, the losses, the worst decisions."""
+    entry: dict[str, object] = {"digest": digest, "lost": lost.as_json()}
+    if lost.costly:
+        worst = sorted(lost.costly, key=lambda c: -c.lost)[:COSTLY_KEPT]
+        entry["costly"] = [list(c) for c in sorted(worst)]
+    return entry
 
 
 def records(

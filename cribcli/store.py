@@ -217,6 +217,11 @@ class Places:
         return self.data / "reviews.json"
 
     @property
+    def quiz(self) -> Path:
+        """The days' quizzes answered (kept: they cannot be rebuilt)."""
+        return self.data / "quiz.json"
+
+    @property
     def settings(self) -> Path:
         """The settings file."""
         return self.config / "settings.toml"

@@ -90,6 +90,10 @@ def test_the_reviews_file_keeps_the_counts_and_reads_older_reviews(tmp_path: Pat
         [10, 1.0, 1.0, 0.0, 1, 2],
         [10, 1.0, 1.0, 0.0, 1.5, 2, 0],
         [10, 1.0, 1.0, 0.0, 10**9, 2, 0],
+        [1, 500, 0, 0, 0, 0, 0],  # points lost with no decision made
+        [1, 0, 0, 0, 100000, 100000, 100000],  # more decisions than deals allow
+        [10, 1.0, 1.0, 0.0, 10, 41, 0],  # more than 4 lays a deal
+        [10, 1000.0, 1.0, 0.0, 10, 20, 0],  # more lost than 10 throws could lose
     ]
     for n, lost in enumerate(hostile):
         data["games"][f"bad{n}.toml"] = {"digest": digest, "lost": lost}
@@ -120,8 +124,8 @@ def test_stats_grade_the_last_10_the_last_100_and_all() -> None:
     assert lines[at : at + 4] == [
         "Your decisions in reviewed games: points lost a decision, accuracy, rating",
         "                  games  throws   lays  counts   all  accuracy",
-        "  last 10            10    0.10   0.10    0.00  0.10      90.5  strong",
-        "  all                12    0.25   0.25    0.00  0.25      77.9  club player",
+        "  last 10            10    0.10   0.10       -  0.10      90.5  strong",
+        "  all                12    0.25   0.25       -  0.25      77.9  club player",
     ]  # (no "last 100" row: the same games as "all")
     assert total.as_json()["decisions"]["last_10"] == {  # type: ignore[index]
         "games": 10,

@@ -532,17 +532,18 @@ def luck_lines(luck: Luck, info: GameInfo) -> list[str]:
     return lines
 
 
-def skill_words(luck: Luck, names: Sequence[str]) -> str:
-    """``With luck even, Ann would have been ahead by 4.2 points.``"""
+def skill_words(luck: Luck, names: Sequence[str], you: int | None = None) -> str:
+    """``With luck even, Ann would have been ahead by 4.2 points.`` (``you`` for the seat
+    ``you``, the reader's)."""
     margin = luck.skill_margin(0)
     if abs(margin) < 0.05:
         return "With luck even, the two would have been level."
-    name = names[0 if margin > 0 else 1]
-    who = "you" if name == "You" else name
+    ahead = 0 if margin > 0 else 1
+    who = "you" if ahead == you or names[ahead] == "You" else names[ahead]
     return f"With luck even, {who} would have been ahead by {abs(margin):.1f} points."
 
 
-def coach_summary(review: Review, luck: Luck | None = None, names: Sequence[str] = ()) -> list[str]:
+def coach_summary(review: Review, luck: Luck | None, names: Sequence[str]) -> list[str]:
     """The coach at the end of a game, in two lines; a third with the luck (a game of
     two: ``names`` are the seats')."""
     marks = ", ".join(_many(n, mark) for mark, n in review.marks().items() if n)
@@ -557,7 +558,7 @@ def coach_summary(review: Review, luck: Luck | None = None, names: Sequence[str]
         lines.append(
             f"Luck: yours {mine.total:+.1f} (deal {mine.deal:+.1f}, starter {mine.starter:+.1f},"
             f" play {mine.play:+.1f}), the other side's {luck.seat(1 - review.seat).total:+.1f}."
-            f" {skill_words(luck, names)}"
+            f" {skill_words(luck, names, review.seat)}"
         )
     return lines
 
@@ -854,8 +855,11 @@ def _lost_lines(history: History) -> list[str]:
     for (window, games, grade), wider in zip(rows, [*rows[1:], None], strict=True):
         if wider is not None and wider[1] == games:  # the same games as the next row's
             continue
-        widths = zip(KINDS, (8, 7, 8), strict=True)
-        rates = "".join(f"{grade.error_rate(kind):{width}.2f}" for kind, width in widths)
+        widths = zip(KINDS, (8, 7, 8), grade.decisions, strict=True)
+        rates = "".join(
+            f"{grade.error_rate(kind):{width}.2f}" if n else f"{'-':>{width}}"
+            for kind, width, n in widths
+        )
         lines.append(
             f"  {window.replace('_', ' '):<15}{games:>6}{rates}{grade.error_rate():6.2f}"
             f"{grade.accuracy:10.1f}  {grade.rating}"

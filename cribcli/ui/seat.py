@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from cribcli.cards import Card, parse_cards
-from cribcli.coach import Review, joined, lays_lost, review_seats
+from cribcli.coach import Review, joined, lays_lost, review
 from cribcli.engine import (
     Claim,
     Discard,
@@ -59,25 +59,24 @@ class Command:
 
 class Coach:
     """A seat's decisions judged as the game goes: each round's once its show is over
-    (and kept), the whole game's at its end; the other seats' too, for the game's luck."""
+    (and kept), the whole game's at its end; at a table of two, the other seat's too at
+    the end, for the game's luck."""
 
     def __init__(self, session: Session, seat: int) -> None:
         self.session = session
         self.seat = seat
-        self.reviewed: dict[int, tuple[Review, ...]] = {}
-        """Every seat's decisions, judged, by round (this seat's first)."""
+        self.reviewed: dict[int, Review] = {}
+        """This seat's decisions, judged, by round."""
         self.game_review: Review | None = None
         """The whole game's, once summed up at its end."""
 
     def judged(self, round_number: int) -> Review:
-        """This seat's decisions in a round, judged (once, and kept, with the others')."""
+        """This seat's decisions in a round, judged (once, and kept)."""
         if round_number not in self.reviewed:
-            players = self.session.info.rules.players
-            seats = [self.seat, *(n for n in range(players) if n != self.seat)]
-            self.reviewed[round_number] = review_seats(
-                self.session.info, self.session.actions, seats, round_number=round_number
+            self.reviewed[round_number] = review(
+                self.session.info, self.session.actions, self.seat, round_number=round_number
             )
-        return self.reviewed[round_number][0]
+        return self.reviewed[round_number]
 
     def whole(self) -> Review:
         """Every round's decisions together (kept as :attr:`game_review`)."""
@@ -86,9 +85,12 @@ class Coach:
         return self.game_review
 
     def luck(self) -> Luck | None:
-        """The game's luck so far (a game of two), the lays' losses as judged."""
-        every = [judged for reviews in self.reviewed.values() for judged in reviews]
-        return luck_of(self.session.events, lays_lost(every))
+        """The game's luck (a game of two), the lays' losses as judged: this seat's as
+        the game went, the other's now."""
+        if self.session.info.rules.players != 2:
+            return None
+        other = review(self.session.info, self.session.actions, 1 - self.seat)
+        return luck_of(self.session.events, lays_lost([self.whole(), other]))
 
 
 class SeatUI:

@@ -266,7 +266,7 @@ class Events(Voice):
     def coach_summary(self, whole: Review, luck: Luck | None, info: GameInfo) -> None:
         names = [seat.name for seat in info.seats]
         luck_json = {"luck": luck.as_json(names)} if luck is not None else {}
-        self.emit({"event": "coach", **whole.summary_json(), **luck_json})
+        self.emit({"event": "coach", **whole.summary_json(more=luck_json)})
 
     def review(self, judged: Review, info: GameInfo) -> None:
         for decision in judged.decisions:

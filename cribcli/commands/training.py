@@ -1,0 +1,148 @@
+"""``cribbage quiz`` and ``cribbage train``: the day's problems, the counting drill, and
+your own mistakes asked again."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from cribcli.commands.options import check_seed, data_dir_option, style_options
+
+LINE_LIMIT = 200
+"""The most characters an answer may hold (the rest of a longer line is not read)."""
+
+QUIZ_EXAMPLES = """\b
+Examples:
+  cribbage quiz                        today's discard and pegging problems
+  cribbage quiz --date 2026-12-01      a past day's
+  cribbage quiz --count                ten hands to count, timed
+  printf '5H 6S\\n9D\\n' | cribbage quiz --json
+"""
+
+
+def ask_line(question: str) -> str | None:
+    """A line from standard input (the question shown first on a terminal); None at its
+    end. A line longer than :data:`LINE_LIMIT` is read no further."""
+    if sys.stdin.isatty():
+        click.echo(question, nl=False)
+    line = sys.stdin.readline(LINE_LIMIT)
+    if not line:
+        return None
+    if not line.endswith("\n"):
+        while (rest := sys.stdin.readline(LINE_LIMIT)) and not rest.endswith("\n"):
+            pass  # the rest of an over-long line, dropped
+    return line
+
+
+@click.command(epilog=QUIZ_EXAMPLES)
+@click.option("--date", "day", metavar="YYYY-MM-DD", help="A past day's problems.")
+@click.option("--count", "counting", is_flag=True, help="The counting drill: ten hands, timed.")
+@click.option(
+    "--seed",
+    callback=check_seed,
+    metavar="SEED",
+    help="The drill's hands from this seed (to count the same ones again).",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object a line.")
+@data_dir_option
+@style_options
+def quiz(
+    day: str | None,
+    counting: bool,
+    seed: int | str | None,
+    as_json: bool,
+    data_dir: str | None,
+    ascii_only: bool,
+    no_color: bool,
+) -> None:
+    """The day's discard problem and pegging problem, or a counting drill.
+
+    The problems are the same for everyone on a date, and chosen to teach: the best throw
+    beats the keep that scores most by itself, and the best card to lay beats the one
+    that takes most points now, each by half a point or more. A throw is graded by its
+    exact value (as discard-advice counts it), a card laid by the play search (as
+    peg-advice). Your first answers of a day are kept: a line to share, and your streak
+    of days in a row.
+
+    With --count: ten hands and starters, a crib now and then; type each total, and what
+    you missed is told item by item; at the end, how many you had right, and the time.
+    """
+    import secrets
+    import time
+    from datetime import date
+
+    from cribcli import daily
+    from cribcli.quiz import drill
+    from cribcli.stats import QuizDays
+    from cribcli.store import Places
+    from cribcli.ui.console import warn
+    from cribcli.ui.quizzing import Quiz, count_drill
+    from cribcli.ui.render import decide_style
+
+    style = decide_style(sys.stdout, ascii_only=ascii_only, no_color=no_color)
+    if counting:
+        hands = drill(str(seed) if seed is not None else secrets.token_hex(4))
+        status = count_drill(
+            hands, ask_line, click.echo, time.monotonic, as_json=as_json, style=style
+        )
+        click.get_current_context().exit(status)
+    today = date.today()
+    asked = daily.day_of(day, today)
+    book = QuizDays(Places.find(data_dir).quiz)
+    status = Quiz(ask_line, click.echo, as_json=as_json, style=style).day(
+        asked, today.isoformat(), book, warn
+    )
+    click.get_current_context().exit(status)
+
+
+TRAIN_EXAMPLES = """\b
+Examples:
+  cribbage train                       your costliest decisions, asked again
+  cribbage train --kind lay            only cards laid
+  cribbage train --limit 3 --json
+"""
+
+
+@click.command(epilog=TRAIN_EXAMPLES)
+@click.option(
+    "--kind",
+    type=click.Choice(["throw", "lay", "count"]),
+    help="Only throws, cards laid, or counts (under muggins).",
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(1, 100),
+    default=10,
+    show_default=True,
+    metavar="N",
+    help="Ask at most N positions.",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object a line.")
+@data_dir_option
+@style_options
+def train(
+    kind: str | None,
+    limit: int,
+    as_json: bool,
+    data_dir: str | None,
+    ascii_only: bool,
+    no_color: bool,
+) -> None:
+    """Practise your own mistakes: the decisions of your reviewed games that cost an
+    inaccuracy or more, asked again.
+
+    Worst first (of equal cost, the latest game's first), each set up as you saw it: your
+    cards, the starter if it was cut, the cards laid, the score. Answer, and you are told
+    whether it was the best, what it was worth and why, in the coach's words. A position
+    answered right twice in a row rests; the rest come back next time. A game counts once
+    it is reviewed ('cribbage review', or the coach at its end).
+    """
+    from cribcli.store import Places
+    from cribcli.ui.console import warn
+    from cribcli.ui.quizzing import Trainer
+    from cribcli.ui.render import decide_style
+
+    style = decide_style(sys.stdout, ascii_only=ascii_only, no_color=no_color)
+    trainer = Trainer(ask_line, click.echo, warn, as_json=as_json, style=style)
+    click.get_current_context().exit(trainer.run(Places.find(data_dir), kind, limit))
