@@ -280,11 +280,23 @@ def test_review_of_a_log(cribbage: Run, snapshot: SnapshotAssertion) -> None:
     summary = next(i for i, line in enumerate(lines) if line.startswith("49 decisions over 13 "))
     assert re.fullmatch(r"49 decisions over 13 deals: \d+\.\d\d points lost\.", lines[summary])
     assert lines[summary + 1].startswith("A deal: ") and " lost (throws " in lines[summary + 1]
-    assert lines[summary + 2].startswith("Marks: ") and lines[summary + 3] == "Costliest:"
-    assert [line.split(",")[0] for line in lines[summary + 4 :]] == ["  round 13"] + [
+    assert lines[summary + 2].startswith("Marks: ")
+    assert re.fullmatch(
+        r"Accuracy \d+\.\d, \w+: \d\.\d\d points lost a decision \(throws .*, lays .*\)\.",
+        lines[summary + 3],
+    )
+    assert lines[summary + 4] == "Costliest:"
+    assert [line.split(",")[0] for line in lines[summary + 5 : summary + 8]] == [
+        "  round 13",
         "  round 9",
         "  round 5",
     ]
+    # then every seat graded, and the luck
+    assert lines[summary + 8 : summary + 10] == ["", lines[summary + 9]]
+    assert lines[summary + 9].startswith("Every seat")
+    assert [line.split()[0] for line in lines[summary + 10 : summary + 12]] == ["Ann", "Bob"]
+    assert lines[summary + 13].startswith("Luck, in points")
+    assert lines[-1].startswith("With luck even, ")
     assert max(len(line) for line in lines) <= 80
     assert result.out == snapshot
     # A log from elsewhere is not one of your games: the history leaves it out.
