@@ -37,6 +37,7 @@ from cribcli.store import (
     Warn,
     game_logs,
     load_settings,
+    read_table,
     read_text,
     write_atomic,
 )
@@ -466,15 +467,8 @@ class Reviews:
     def read(self) -> dict[str, tuple[str, Lost]]:
         """Every review kept, checked entry by entry (the file is not trusted: what is not
         a review is left out)."""
-        try:
-            data = json.loads(read_text(self.path, REVIEWS_LIMIT) or "{}")
-        except (StoreError, ValueError, RecursionError):
-            return {}
-        games = data.get("games") if isinstance(data, dict) else None
-        if not isinstance(games, dict):
-            return {}
         kept = {}
-        for name, entry in games.items():
+        for name, entry in read_table(self.path, REVIEWS_LIMIT, "games").items():
             if not isinstance(entry, dict) or len(name) > 200:
                 continue
             digest, lost = entry.get("digest"), Lost.from_json(entry.get("lost"))
@@ -521,15 +515,8 @@ class QuizDays:
     def read(self) -> dict[str, tuple[float, float]]:
         """Every day answered, checked entry by entry (the file is not trusted: what is
         not a day's answer is left out)."""
-        try:
-            data = json.loads(read_text(self.path, QUIZ_LIMIT) or "{}")
-        except (StoreError, ValueError, RecursionError):
-            return {}
-        days = data.get("days") if isinstance(data, dict) else None
-        if not isinstance(days, dict):
-            return {}
         kept = {}
-        for day, lost in days.items():
+        for day, lost in read_table(self.path, QUIZ_LIMIT, "days").items():
             if (
                 _DAY.fullmatch(day)
                 and isinstance(lost, list)

@@ -17,6 +17,7 @@ import contextlib
 import errno
 import fcntl
 import hashlib
+import json
 import os
 import re
 import stat
@@ -142,6 +143,18 @@ def read_text(path: Path, limit: int, *, follow_links: bool = True) -> str | Non
         os.close(fd)
 
 
+def read_table(path: Path, limit: int, key: str) -> dict[str, Any]:
+    """The JSON object under ``key`` in the file at ``path`` (a file this program keeps,
+    read bounded): empty when the file is missing, cannot be read, is not JSON, or has
+    no object there. Its entries are still to be checked one by one."""
+    try:
+        data = json.loads(read_text(path, limit) or "{}")
+    except (StoreError, ValueError, RecursionError):
+        return {}
+    table = data.get(key) if isinstance(data, dict) else None
+    return table if isinstance(table, dict) else {}
+
+
 def read_stream(stream: IO[bytes], limit: int, name: str = "standard input") -> str:
     """Up to ``limit`` bytes of UTF-8 text from a stream. Raises StoreError past the limit."""
     try:
@@ -220,6 +233,11 @@ class Places:
     def quiz(self) -> Path:
         """The days' quizzes answered (kept: they cannot be rebuilt)."""
         return self.data / "quiz.json"
+
+    @property
+    def training(self) -> Path:
+        """How each position of ``cribbage train`` has been answered (kept)."""
+        return self.data / "training.json"
 
     @property
     def settings(self) -> Path:

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from cribcli.engine import Action, State, View, view
-from cribcli.record import GameInfo, replay
+from cribcli.record import LOG_LIMIT, GameInfo, replay
 from cribcli.stats import Reviews, digest_of
-from cribcli.store import Places, StoreError, Warn, read_text, write_atomic
+from cribcli.store import Places, StoreError, Warn, read_table, read_text, write_atomic
 
 TRAINING_LIMIT = 1 << 20
 """The most bytes the training file may hold (a position takes about 40)."""
@@ -58,16 +58,9 @@ class Repetitions:
         self.path = path
 
     def read(self) -> dict[str, tuple[int, int]]:
-        try:
-            data = json.loads(read_text(self.path, TRAINING_LIMIT) or "{}")
-        except (StoreError, ValueError, RecursionError):
-            return {}
-        positions = data.get("positions") if isinstance(data, dict) else None
-        if not isinstance(positions, dict):
-            return {}
         return {
             key: (entry[0], entry[1])
-            for key, entry in positions.items()
+            for key, entry in read_table(self.path, TRAINING_LIMIT, "positions").items()
             if len(key) <= 250
             and isinstance(entry, list)
             and len(entry) == 2
@@ -84,16 +77,12 @@ class Repetitions:
         write_atomic(self.path, json.dumps({"positions": positions}, separators=(",", ":")))
 
 
-def training_file(places: Places) -> Path:
-    return places.data / "training.json"
-
-
 def to_train(places: Places, kind: str | None = None) -> list[Position]:
     """Your costly decisions not yet resting, worst first (of equal cost, the latest
     game's first), of one kind if given: from the reviews of your games that are still
     as they were reviewed."""
     resting = {
-        key for key, (streak, _) in Repetitions(training_file(places)).read().items()
+        key for key, (streak, _) in Repetitions(places.training).read().items()
         if streak >= REST_AFTER
     }  # fmt: skip
     found = []
@@ -123,7 +112,7 @@ def set_up(places: Places, position: Position, warn: Warn) -> SetUp | None:
     changed since its review, or does not reach it."""
     path = places.games / position.game
     try:
-        text = read_text(path, 1 << 22)
+        text = read_text(path, LOG_LIMIT)
     except StoreError as error:
         warn(str(error))
         return None

@@ -16,7 +16,7 @@ from cribcli.engine import Discard
 from cribcli.record import loads, replay
 from cribcli.stats import Costly, Lost, Reviews, digest_of
 from cribcli.store import Places
-from cribcli.training import Repetitions, set_up, to_train, training_file
+from cribcli.training import Repetitions, set_up, to_train
 from cribcli.ui.quizzing import Trainer
 from tests.conftest import Run
 
@@ -90,14 +90,14 @@ def test_two_right_in_a_row_rest_a_position_across_restarts(tmp_path: Path) -> N
     said = train(places, "throw", right)
     assert said[-1].startswith("1 of 1 right;")
     assert any(line.startswith("Right: the best: keeps ") for line in said)
-    assert Repetitions(training_file(places)).read()[first.key] == (1, 1)
+    assert Repetitions(places.training).read()[first.key] == (1, 1)
     assert to_train(places, "throw")[0] == first  # once is not enough
     found = set_up(places, first, print)
     assert found is not None and isinstance(found.action, Discard)
     wrong = " ".join(str(card) for card in found.action.cards)  # as it was thrown: costly
     said = train(places, "throw", wrong)
     assert any(" was best" in line for line in said)
-    assert Repetitions(training_file(places)).read()[first.key] == (0, 2)  # back to none
+    assert Repetitions(places.training).read()[first.key] == (0, 2)  # back to none
     train(places, "throw", right)
     train(places, "throw", right)
     assert first not in to_train(places, "throw")  # rests

@@ -28,7 +28,7 @@ from cribcli.quiz import (
 from cribcli.reasons import LayWhy, ThrowWhy
 from cribcli.stats import QuizDays
 from cribcli.store import Places
-from cribcli.training import Position, Repetitions, SetUp, set_up, to_train, training_file
+from cribcli.training import Position, Repetitions, SetUp, set_up, to_train
 from cribcli.ui.render import PLAIN, Style, coach_line, peg_lines, show_lines, why_words
 
 Ask = Callable[[str], "str | None"]
@@ -306,7 +306,7 @@ class Trainer:
     def run(self, places: Places, kind: str | None, limit: int) -> int:
         """Ask up to ``limit`` positions; say how it went."""
         waiting = to_train(places, kind)
-        book = Repetitions(training_file(places))
+        book = Repetitions(places.training)
         asked = right = 0
         warned = ended = False
         for position in waiting:
