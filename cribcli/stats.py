@@ -469,7 +469,7 @@ class Reviews:
         a review is left out)."""
         kept = {}
         for name, entry in read_table(self.path, REVIEWS_LIMIT, "games").items():
-            if not isinstance(entry, dict) or len(name) > 200:
+            if not isinstance(entry, dict) or not log_name_ok(name):
                 continue
             digest, lost = entry.get("digest"), Lost.from_json(entry.get("lost"))
             if type(digest) is str and re.fullmatch(r"[0-9a-f]{64}", digest) and lost:
@@ -505,37 +505,85 @@ QUIZ_LIMIT = 1 << 20
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
+class QuizAnswer(NamedTuple):
+    """A day's quiz as answered: what the throw lost and what the lay lost (None until
+    answered), and whether it was answered on the day itself (only those make a streak)."""
+
+    throw: float | None
+    lay: float | None
+    on_the_day: bool
+
+    @classmethod
+    def from_json(cls, data: object) -> QuizAnswer | None:
+        """Read back from the quiz file, checked."""
+        if not isinstance(data, list) or len(data) != 3 or type(data[2]) is not bool:
+            return None
+        lost = data[:2]
+        if not all(n is None or (type(n) in (int, float) and 0 <= n <= 1000) for n in lost):
+            return None
+        throw, lay = (None if n is None else float(n) for n in lost)
+        return cls(throw, lay, data[2])
+
+
 class QuizDays:
-    """The days' quizzes answered (``cribbage quiz``): what the throw and the lay lost,
-    by day, kept in the data folder (``quiz.json``); the first answer of a day counts."""
+    """The days' quizzes answered (``cribbage quiz``), by day, in the data folder
+    (``quiz.json``): each answer is kept as soon as it is graded, and the first counts."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def read(self) -> dict[str, tuple[float, float]]:
+    def read(self) -> dict[str, QuizAnswer]:
         """Every day answered, checked entry by entry (the file is not trusted: what is
         not a day's answer is left out)."""
         kept = {}
-        for day, lost in read_table(self.path, QUIZ_LIMIT, "days").items():
-            if (
-                _DAY.fullmatch(day)
-                and isinstance(lost, list)
-                and len(lost) == 2
-                and all(type(n) in (int, float) and 0 <= n <= 1000 for n in lost)
-            ):
-                kept[day] = (float(lost[0]), float(lost[1]))
+        for day, entry in read_table(self.path, QUIZ_LIMIT, "days").items():
+            answer = QuizAnswer.from_json(entry)
+            if _DAY.fullmatch(day) and answer is not None:
+                kept[day] = answer
         return kept
 
-    def keep(self, day: str, throw: float, lay: float) -> None:
-        """Keep a day's answer (not over an earlier one). Raises OSError if it cannot be
-        written."""
-        days = {d: list(lost) for d, lost in self.read().items()}
-        days.setdefault(day, [round(throw, 3), round(lay, 3)])
-        write_atomic(self.path, json.dumps({"days": days}, separators=(",", ":")))
+    def keep(
+        self, day: str, *, throw: float | None = None, lay: float | None = None, today: str
+    ) -> QuizAnswer:
+        """Keep an answer of a day's quiz (not over an earlier one), and return the day's
+        answers. Raises OSError if it cannot be written."""
+        days = self.read()
+        known = days.get(day, QuizAnswer(None, None, day == today))
+        known = known._replace(
+            throw=known.throw if known.throw is not None else throw,
+            lay=known.lay if known.lay is not None else lay,
+        )
+        days[day] = known
+        table = {
+            d: [None if a.throw is None else round(a.throw, 3),
+                None if a.lay is None else round(a.lay, 3), a.on_the_day]
+            for d, a in days.items()
+        }  # fmt: skip
+        write_atomic(self.path, json.dumps({"days": table}, separators=(",", ":")))
+        return known
 
     def streak(self, today: str) -> int:
-        """Days in a row with the quiz answered, up to today (or yesterday)."""
-        return daily.streak(set(self.read()), today)
+        """Days in a row with the quiz answered whole on the day, up to today (or
+        yesterday)."""
+        whole = {
+            day for day, a in self.read().items() if a.on_the_day and a.lay is not None
+        }  # fmt: skip
+        return daily.streak(whole, today)
+
+
+def log_name_ok(name: str) -> bool:
+    """Whether ``name`` could be a finished game's log's in the games folder: a printable
+    ``.toml`` name of at most 200 characters, no folder in it, nothing hidden (a reviews
+    file is not trusted: its names are joined to the folder and shown)."""
+    return (
+        0 < len(name) <= 200
+        and name.endswith(".toml")
+        and name.isprintable()
+        and not name.startswith(".")
+        and "/" not in name
+        and "\\" not in name
+        and not any("\ud800" <= ch <= "\udfff" for ch in name)
+    )
 
 
 def _entry(digest: str, lost: Lost) -> dict[str, object]:

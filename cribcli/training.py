@@ -11,10 +11,12 @@ rest come back, in ``training.json`` beside the games.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import NamedTuple
 
 from cribcli.engine import Action, State, View, view
+from cribcli.errors import printable
 from cribcli.record import LOG_LIMIT, GameInfo, replay
 from cribcli.stats import Reviews, digest_of
 from cribcli.store import Places, StoreError, Warn, read_table, read_text, write_atomic
@@ -79,20 +81,46 @@ class Repetitions:
 
 def to_train(places: Places, kind: str | None = None) -> list[Position]:
     """Your costly decisions not yet resting, worst first (of equal cost, the latest
-    game's first), of one kind if given: from the reviews of your games that are still
-    as they were reviewed."""
+    game's first), of one kind if given: from the reviews of your games whose logs are
+    still as they were reviewed."""
     resting = {
         key for key, (streak, _) in Repetitions(places.training).read().items()
         if streak >= REST_AFTER
     }  # fmt: skip
     found = []
-    for name, (_, lost) in Reviews(places.reviews).read().items():
-        for costly in lost.costly:
+    when: dict[str, tuple[str, float]] = {}
+    for name, (digest, lost) in Reviews(places.reviews).read().items():
+        wanted = [c for c in lost.costly if kind is None or c.kind == kind]
+        if not wanted or _log_text(places, name, digest) is None:
+            continue
+        when[name] = _played(places.games / name)
+        for costly in wanted:
             position = Position(name, costly.at, costly.kind, costly.lost)
-            if (kind is None or costly.kind == kind) and position.key not in resting:
+            if position.key not in resting:
                 found.append(position)
-    found.sort(key=lambda p: (-p.lost, _reversed(p.game), p.at))
+    found.sort(key=lambda p: p.at)
+    found.sort(key=lambda p: when[p.game], reverse=True)
+    found.sort(key=lambda p: -p.lost)
     return found
+
+
+def _played(path: Path) -> tuple[str, float]:
+    """When a game was played, to sort by: the date in its name, then its log's time."""
+    day = re.search(r"\d{4}-\d{2}-\d{2}", path.name)
+    try:
+        stamp = path.stat().st_mtime
+    except OSError:
+        stamp = 0.0
+    return (day.group(0) if day else "", stamp)
+
+
+def _log_text(places: Places, name: str, digest: str) -> str | None:
+    """A reviewed game's log, if it is still the one reviewed (by its digest)."""
+    try:
+        text = read_text(places.games / name, LOG_LIMIT)
+    except StoreError:
+        return None
+    return text if text is not None and digest_of(text) == digest else None
 
 
 def _is_kind(action: Action, kind: str) -> bool:
@@ -102,37 +130,32 @@ def _is_kind(action: Action, kind: str) -> bool:
     return isinstance(action, wanted)
 
 
-def _reversed(name: str) -> tuple[int, ...]:
-    """A key that sorts later names first."""
-    return tuple(-ord(ch) for ch in name)
-
-
 def set_up(places: Places, position: Position, warn: Warn) -> SetUp | None:
-    """The position set up again from its game's log; None (and said) if the log is gone,
-    changed since its review, or does not reach it."""
-    path = places.games / position.game
-    try:
-        text = read_text(path, LOG_LIMIT)
-    except StoreError as error:
-        warn(str(error))
-        return None
+    """The position set up again from its game's log, as the player saw it; None if the
+    log is gone, changed since its review, or the action is not the player's own of that
+    kind (a reviews file is not trusted)."""
     reviewed = Reviews(places.reviews).read().get(position.game)
-    if text is None or reviewed is None or reviewed[0] != digest_of(text):
-        return None  # gone, or not the game that was reviewed
-    try:
-        from cribcli.record import loads
-
-        game = replay(loads(text))
-    except (StoreError, ValueError) as error:
-        warn(f"{position.game}: {error}")
+    text = _log_text(places, position.game, reviewed[0]) if reviewed else None
+    if text is None:
         return None
-    if position.at >= len(game.actions) or not _is_kind(game.actions[position.at], position.kind):
-        return None
+    from cribcli.coach import default_seat
     from cribcli.engine import apply, new_game
+    from cribcli.games import player_of
+    from cribcli.record import loads
 
+    try:
+        game = replay(loads(text))
+    except ValueError as error:  # (CribbageError: a log the rules refuse)
+        warn(f"{printable(position.game)}: {error}")
+        return None
     info = game.log.info
-    state, _ = new_game(info.rules, info.seed)
-    for action in game.actions[: position.at]:
-        state, _ = apply(state, action)
+    if position.at >= len(game.actions):
+        return None
     action = game.actions[position.at]
+    mine = default_seat(info, player_of(places.games / position.game, places))
+    if action.seat != mine or not _is_kind(action, position.kind):
+        return None
+    state, _ = new_game(info.rules, info.seed)
+    for earlier in game.actions[: position.at]:
+        state, _ = apply(state, earlier)
     return SetUp(info, state, view(state, action.seat), action)

@@ -3,7 +3,9 @@ pegging trap), graded and kept; and the counting drill (a missed his nobs)."""
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -11,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from cribcli.cards import Card, parse_cards
-from cribcli.errors import UsageProblem
+from cribcli.commands.training import ask_line
+from cribcli.errors import CribbageError, UsageProblem
 from cribcli.quiz import (
     INSTRUCTIVE,
     CountHand,
@@ -27,7 +30,7 @@ from cribcli.quiz import (
     share_line,
 )
 from cribcli.scoring import kept_items
-from cribcli.stats import QuizDays
+from cribcli.stats import QuizAnswer, QuizDays
 from cribcli.ui.quizzing import count_drill
 from tests.conftest import Run
 
@@ -146,17 +149,32 @@ def test_a_round_of_ten_has_cribs_and_kept_hands() -> None:
 def test_the_quiz_book_reads_only_what_it_wrote(tmp_path: Path) -> None:
     path = tmp_path / "quiz.json"
     book = QuizDays(path)
-    book.keep("2026-12-01", 0.0, 0.5)
-    book.keep("2026-12-02", 1.0, 0.0)
-    book.keep("2026-12-02", 0.0, 0.0)  # the first answer of a day counts
-    assert book.read() == {"2026-12-01": (0.0, 0.5), "2026-12-02": (1.0, 0.0)}
+    book.keep("2026-12-01", throw=0.0, today="2026-12-01")
+    book.keep("2026-12-01", lay=0.5, today="2026-12-01")
+    book.keep("2026-12-02", throw=1.0, lay=0.0, today="2026-12-02")
+    book.keep("2026-12-02", throw=0.0, lay=2.0, today="2026-12-02")  # the first counts
+    book.keep("2026-11-30", throw=0.0, lay=0.0, today="2026-12-02")  # a past day, late
+    assert book.read() == {
+        "2026-12-01": QuizAnswer(0.0, 0.5, True),
+        "2026-12-02": QuizAnswer(1.0, 0.0, True),
+        "2026-11-30": QuizAnswer(0.0, 0.0, False),
+    }
+    # Only days answered whole on the day make a streak: a past day answered late does
+    # not fill a gap.
     assert book.streak("2026-12-02") == 2 and book.streak("2026-12-04") == 0
     data = json.loads(path.read_text(encoding="utf-8"))
     data["days"].update(
-        {"not a day": [0, 0], "2026-12-03": [True, 0], "2026-12-04": [1e9, 0], "x": "y"}
+        {
+            "not a day": [0, 0, True],
+            "2026-12-03": [True, 0, True],
+            "2026-12-04": [1e9, 0, True],
+            "2026-12-05": [0, 0, 1],
+            "2026-12-06": [0, 0],
+            "x": "y",
+        }
     )
     path.write_text(json.dumps(data), encoding="utf-8")
-    assert set(book.read()) == {"2026-12-01", "2026-12-02"}
+    assert set(book.read()) == {"2026-12-01", "2026-12-02", "2026-11-30"}
     for hostile in ("[", "[]", '{"days": 7}', "\x00" * 10):
         path.write_text(hostile, encoding="utf-8")
         assert book.read() == {}
@@ -182,6 +200,21 @@ def test_the_quiz_through_a_pipe(cribbage: Run, home: Path) -> None:
     again = cribbage("quiz", "--date", DAY, "--json", stdin="")
     event = json.loads(again.out.splitlines()[-1])
     assert event["event"] == "quiz" and event["share"].startswith(f"cribbage quiz {DAY}: ")
+    assert event["streak"] == 0  # a past day's quiz makes no streak
+
+
+def test_an_answer_is_kept_as_soon_as_it_is_graded(cribbage: Run, home: Path) -> None:
+    problem = discard_problem(DAY)
+    throw = " ".join(str(card) for card in problem.hand[:2])
+    first = cribbage("quiz", "--date", DAY, stdin=f"{throw}\n")  # then input ends
+    assert first.status == 2 and "the rest of the quiz waits for you" in first.out
+    kept = json.loads((home / "quiz.json").read_text(encoding="utf-8"))["days"][DAY]
+    assert kept[0] is not None and kept[1] is None
+    # Coming back asks only the pegging problem: the throw, seen graded, is not asked again.
+    back = cribbage("quiz", "--date", DAY, stdin=f"{trap().values[0].card}\n")
+    assert back.status == 0
+    assert "The discard problem" not in back.out and "The pegging problem" in back.out
+    assert "pegging best" in back.out
 
 
 def test_the_quiz_kept_nothing_without_answers(cribbage: Run, home: Path) -> None:
@@ -192,3 +225,39 @@ def test_the_quiz_kept_nothing_without_answers(cribbage: Run, home: Path) -> Non
     assert not (home / "quiz.json").exists()
     future = cribbage("quiz", "--date", "2999-01-01")
     assert future.status == 2 and "has not come yet" in future.err
+
+
+def stdin_of(data: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    stream = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="strict")
+    monkeypatch.setattr(sys, "stdin", stream)
+
+
+def test_an_answer_is_read_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    stdin_of(b"5H 6S\n" + b"1" * 300 + b"\n12", monkeypatch)
+    assert ask_line("? ") == "5H 6S\n"
+    with pytest.raises(CribbageError, match="too long: at most 200"):
+        ask_line("? ")  # (and the rest of that line is passed over)
+    assert ask_line("? ") == "12"  # a last line with no line end
+    assert ask_line("? ") is None
+    stdin_of(b"\xff\xfe\n", monkeypatch)
+    with pytest.raises(CribbageError, match="not text"):
+        ask_line("? ")
+    stdin_of(b"0" * (1 << 20), monkeypatch)  # no line end, ever: taken as the end
+    assert ask_line("? ") is None
+    monkeypatch.setattr(sys, "stdin", None)
+    assert ask_line("? ") is None
+
+
+def test_the_drill_as_json_shows_each_hand_before_asking() -> None:
+    said: list[str] = []
+    typed = answers("19")  # what players call a hand of nothing: 0
+    hand = CountHand(cards("KH QD 9S 2C"), cards("7D")[0], crib=True)
+    assert hand.show.total == 0
+    count_drill([hand], lambda _: next(typed), said.append, lambda: 1.0, as_json=True)
+    events = [json.loads(line) for line in said]
+    assert events[0] == {
+        "event": "problem", "kind": "count", "hand": ["KH", "QD", "9S", "2C"],
+        "starter": "7D", "crib": True,
+    }  # fmt: skip
+    assert events[1]["said"] == 0 and events[1]["right"] is True
+    assert events[2] == {"event": "drill", "right": 1, "hands": 1, "seconds": 0.0}

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cribcli.coach import Review, best_lay, best_throw, review
+from cribcli.coach import Review, best_lay, best_throw, joined, review
 from cribcli.engine import Discard
 from cribcli.record import loads, replay
 from cribcli.stats import Costly, Lost, Reviews, digest_of
@@ -26,8 +26,10 @@ NAME = "2026-12-01-seed-1.toml"
 
 @cache
 def reviewed() -> Review:
+    """Seat 0's first three rounds reviewed (costly throws and a costly lay among them)."""
     game = replay(loads(LOG.read_text(encoding="utf-8")))
-    return review(game.log.info, game.actions, 0)
+    rounds = [review(game.log.info, game.actions, 0, round_number=n) for n in (1, 2, 3)]
+    return joined(rounds)
 
 
 def filed(tmp_path: Path) -> Places:
@@ -65,9 +67,7 @@ def answers(*lines: str) -> Iterator[str | None]:
 
 
 def best_answer(places: Places, kind: str) -> str:
-    position = to_train(places, kind)[0]
-    found = set_up(places, position, print)
-    assert found is not None
+    found = next(f for p in to_train(places, kind) if (f := set_up(places, p, print)) is not None)
     if kind == "throw":
         return " ".join(str(card) for card in best_throw(found.seen).cards)
     best = best_lay(found.seen, found.info.seed)
@@ -116,9 +116,10 @@ def test_a_lay_asked_again(tmp_path: Path) -> None:
 def test_a_game_changed_since_its_review_is_not_asked(tmp_path: Path) -> None:
     places = filed(tmp_path)
     log = places.games / NAME
+    before = to_train(places)
     log.write_text(log.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-    assert to_train(places)  # still listed from the review ...
-    assert all(set_up(places, p, print) is None for p in to_train(places)[:3])  # ... not asked
+    assert to_train(places) == []  # its review is not of this log any more
+    assert all(set_up(places, p, print) is None for p in before[:3])
     said = train(places, "throw")
     assert said[-1].startswith("Nothing to train")
 
@@ -154,6 +155,25 @@ def test_hostile_costly_entries_are_left_out(tmp_path: Path) -> None:
     ]  # fmt: skip
     path.write_text(json.dumps(data), encoding="utf-8")
     assert Reviews(path).read()["g.toml"][1].costly == (Costly(4, "lay", 1.0),)
+
+
+def test_a_hostile_reviews_file_points_nowhere_it_should_not(tmp_path: Path) -> None:
+    places = filed(tmp_path)
+    data = json.loads(places.reviews.read_text(encoding="utf-8"))
+    entry = data["games"][NAME]
+    for odd in ("../outside.toml", "a\x00b.toml", "\x1b[31mred.toml", "/etc/x.toml", ".h.toml"):
+        data["games"][odd] = entry
+    # An action of the other seat, named as one of the player's throws.
+    game = replay(loads(LOG.read_text(encoding="utf-8")))
+    theirs = next(n for n, a in enumerate(game.actions) if isinstance(a, Discard) and a.seat == 1)
+    entry["costly"].append([theirs, "throw", 50.0])  # the worst, so asked first
+    places.reviews.write_text(json.dumps(data), encoding="utf-8")
+    assert set(Reviews(places.reviews).read()) == {NAME}
+    waiting = to_train(places, "throw")
+    assert waiting[0].at == theirs  # listed (the file says so) ...
+    assert set_up(places, waiting[0], print) is None  # ... but never shown: not yours
+    said = train(places, "throw", best_answer(places, "throw"))
+    assert not any("Bob" in line and "Dealt" in line for line in said)
 
 
 def test_nothing_to_train_yet(cribbage: Run, home: Path) -> None:

@@ -21,18 +21,38 @@ Examples:
 """
 
 
+DRAIN_LIMIT = 1 << 16
+"""The most of an over-long line read past :data:`LINE_LIMIT` before input is taken as
+ended (a stream with no line ends, as /dev/zero, is never read to its end)."""
+
+
 def ask_line(question: str) -> str | None:
     """A line from standard input (the question shown first on a terminal); None at its
-    end. A line longer than :data:`LINE_LIMIT` is read no further."""
-    if sys.stdin.isatty():
-        click.echo(question, nl=False)
-    line = sys.stdin.readline(LINE_LIMIT)
-    if not line:
+    end. Raises CribbageError for a line that is not text or is longer than
+    :data:`LINE_LIMIT` (the rest of it is passed over)."""
+    from cribcli.errors import CribbageError
+
+    stdin = sys.stdin
+    if stdin is None:  # (closed: nothing to read)
         return None
-    if not line.endswith("\n"):
-        while (rest := sys.stdin.readline(LINE_LIMIT)) and not rest.endswith("\n"):
-            pass  # the rest of an over-long line, dropped
-    return line
+    if stdin.isatty():
+        click.echo(question, nl=False)
+    try:
+        line = stdin.readline(LINE_LIMIT)
+        if not line:
+            return None
+        if line.endswith("\n"):
+            return line
+        drained = 0
+        while (rest := stdin.readline(LINE_LIMIT)) and not rest.endswith("\n"):
+            drained += len(rest)
+            if drained > DRAIN_LIMIT:
+                return None
+    except UnicodeDecodeError:
+        raise CribbageError("that line is not text (UTF-8)") from None
+    if not rest and len(line) < LINE_LIMIT:
+        return line  # the last line, with no line end
+    raise CribbageError(f"that line is too long: at most {LINE_LIMIT} characters")
 
 
 @click.command(epilog=QUIZ_EXAMPLES)

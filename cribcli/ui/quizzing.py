@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from cribcli.cards import Card, parse_cards
-from cribcli.coach import Decision, best_lay, best_throw, judge_lay, judge_throw, mark_of
+from cribcli.coach import Decision, judge_lay, judge_throw, mark_of
 from cribcli.engine import View, showing
 from cribcli.errors import CribbageError, Exit, printable
 from cribcli.quiz import (
@@ -25,7 +25,6 @@ from cribcli.quiz import (
     pegging_problem,
     share_line,
 )
-from cribcli.reasons import LayWhy, ThrowWhy
 from cribcli.stats import QuizDays
 from cribcli.store import Places
 from cribcli.training import Position, Repetitions, SetUp, set_up, to_train
@@ -50,10 +49,10 @@ def _answer(
     """The answer to ``question``, read by ``read`` (a CribbageError says what is wrong,
     and it is asked again, :data:`TRIES` times at most)."""
     for _ in range(TRIES):
-        line = ask(question)
-        if line is None:
-            raise Ended
         try:
+            line = ask(question)  # (a line that cannot be read is a CribbageError too)
+            if line is None:
+                raise Ended
             return read(line.strip())
         except CribbageError as error:
             wrong = printable(str(error))
@@ -74,24 +73,38 @@ class Quiz:
         self.say(json.dumps(event))
 
     def day(self, day: str, today: str, book: QuizDays, warn: Say) -> int:
-        """Ask the day's two problems, grade them, keep the answers (the first of a day),
-        and say the line to share and the streak."""
+        """Ask the day's two problems, grade them, keep each answer as it is graded (the
+        first of a day counts: a problem answered already is not asked again), and say
+        the line to share and the streak."""
         answered = book.read().get(day)
-        if answered is not None:
-            self._told_already(day, today, answered, book)
-            return Exit.OK
+        throw = answered.throw if answered else None
+        lay = answered.lay if answered else None
+        warned: list[bool] = []
+
+        def keep(**lost: float) -> None:
+            try:
+                book.keep(day, today=today, **lost)
+            except OSError as error:
+                if not warned:
+                    warn(f"cannot keep the quiz's answers in {book.path} ({error.strerror})")
+                    warned.append(True)
+
         try:
-            throw = self._discard(discard_problem(day))
-            lay = self._pegging(pegging_problem(day))
+            if throw is None:
+                throw = self._discard(discard_problem(day)).lost
+                keep(throw=throw)
+            elif lay is None and not self.as_json:
+                self.say(f"Your throw of {day} is kept; now the pegging problem.")
+            if lay is None:
+                lay = self._pegging(pegging_problem(day)).lost
+                keep(lay=lay)
+            elif not self.as_json:
+                self.say(f"You answered the quiz of {day} already:")
         except Ended:
             if not self.as_json:
-                self.say("No answer: the quiz is not kept.")
+                self.say("No answer: the rest of the quiz waits for you.")
             return Exit.USAGE
-        try:
-            book.keep(day, throw.lost, lay.lost)
-        except OSError as error:
-            warn(f"cannot keep the quiz's answers in {book.path} ({error.strerror or error})")
-        share, streak = share_line(day, throw.lost, lay.lost), book.streak(today)
+        share, streak = share_line(day, throw, lay), book.streak(today)
         if self.as_json:
             self.emit({"event": "quiz", "day": day, "share": share, "streak": streak})
         else:
@@ -99,19 +112,6 @@ class Quiz:
             self.say(share)
             self.say(f"Quiz streak: {streak} day{'s' if streak != 1 else ''} in a row.")
         return Exit.OK
-
-    def _told_already(
-        self, day: str, today: str, answered: tuple[float, float], book: QuizDays
-    ) -> None:
-        throw, lay = answered
-        share = share_line(day, throw, lay)
-        streak = book.streak(today)
-        if self.as_json:
-            self.emit({"event": "quiz", "day": day, "share": share, "streak": streak})
-            return
-        self.say(f"You answered the quiz of {day} already:")
-        self.say(share)
-        self.say(f"Quiz streak: {streak} day{'s' if streak != 1 else ''} in a row.")
 
     def _discard(self, problem: DiscardProblem) -> ThrowGrade:
         whose = "your crib" if problem.dealer else "their crib"
@@ -177,7 +177,8 @@ class Quiz:
                 f"Starter {self.style.card(moment.starter)}; you threw "
                 f"{self.style.cards(moment.thrown)}."
             )
-            so_far = ", ".join(laid) if laid else "nothing yet: you lead"
+            words = [f"{'you' if seat == 0 else 'they'} {card}" for seat, card in moment.laid]
+            so_far = ", ".join(words) if words else "nothing yet: you lead"
             self.say(f"Laid this round: {so_far}. The count is {problem.count}.")
             self.say(f"You hold {self.style.cards(moment.hand)}.")
 
@@ -227,9 +228,11 @@ def count_drill(
     right, began, hands = 0, clock(), len(drawn)
     for number, hand in enumerate(drawn, start=1):
         show = hand.show
-        what = "Crib" if hand.crib else "Hand"
-        if not as_json:
-            say(f"{what} {number} of {hands}: {style.cards(hand.hand)}, starter "
+        what = " (a crib)" if hand.crib else ""
+        if as_json:
+            say(json.dumps({"event": "problem", "kind": "count", **_cards(hand)}))
+        else:
+            say(f"Hand {number} of {hands}{what}: {style.cards(hand.hand)}, starter "
                 f"{style.card(hand.starter)}")  # fmt: skip
         try:
             said = _answer(ask, say, "Total? ", _total, as_json)
@@ -267,19 +270,26 @@ def count_drill(
 
 
 def _total(line: str) -> int:
-    """A count as typed: a whole number from 0 to 29."""
+    """A count as typed: a whole number from 0 to 29 (19, which no hand makes, is what
+    players call a hand of nothing: 0)."""
     if not line.isdecimal() or int(line) > 29:
         raise CribbageError(f"`{printable(line[:12])}` is not a count: type a number, 0 to 29")
-    return int(line)
+    return 0 if int(line) == 19 else int(line)
+
+
+def _cards(hand: CountHand) -> dict[str, object]:
+    return {
+        "hand": [str(card) for card in hand.hand],
+        "starter": str(hand.starter),
+        "crib": hand.crib,
+    }
 
 
 def _counted(hand: CountHand, said: int) -> dict[str, object]:
     show = hand.show
     return {
         "event": "count",
-        "hand": [str(card) for card in hand.hand],
-        "starter": str(hand.starter),
-        "crib": hand.crib,
+        **_cards(hand),
         "said": said,
         "total": show.total,
         "right": said == show.total,
@@ -304,7 +314,8 @@ class Trainer:
         self.say(json.dumps(event))
 
     def run(self, places: Places, kind: str | None, limit: int) -> int:
-        """Ask up to ``limit`` positions; say how it went."""
+        """Ask up to ``limit`` positions; say how it went. Exit status 2 if input ended
+        before any answer."""
         waiting = to_train(places, kind)
         book = Repetitions(places.training)
         asked = right = 0
@@ -320,6 +331,8 @@ class Trainer:
             except Ended:
                 ended = True
                 break
+            if good is None:  # no hand fits what was seen: nothing to judge it by
+                continue
             asked += 1
             right += good
             try:
@@ -344,71 +357,73 @@ class Trainer:
                 f"{right} of {asked} right; {left} position{'s' if left != 1 else ''} "
                 "still to learn (two right in a row rests one)."
             )
-        return Exit.OK
+        return Exit.USAGE if ended and not asked else Exit.OK
 
-    def _ask(self, position: Position, found: SetUp) -> bool:
+    def _ask(self, position: Position, found: SetUp) -> bool | None:
         seen, info = found.seen, found.info
-        whose = "your crib" if seen.is_dealer else "their crib"
-        you, them = (
-            seen.scores[seen.rules.side_of(seen.seat)],
-            max(
-                score
-                for side, score in enumerate(seen.scores)
-                if side != seen.rules.side_of(seen.seat)
-            ),
-        )
-        head = (
-            f"{position.game}, round {seen.round} ({whose}), you {you} to {them}: "
-            f"it lost {position.lost:.2f} then."
-        )
+        names = [printable(seat.name) for seat in info.seats]
+        mine = seen.rules.side_of(seen.seat)
+        you = seen.scores[mine]
+        them = max(score for side, score in enumerate(seen.scores) if side != mine)
+        whose = "your crib" if seen.is_dealer else f"{names[seen.dealer]}'s crib"
         if self.as_json:
-            self.emit(
-                {
-                    "event": "position",
-                    "game": position.game,
-                    "at": position.at,
-                    "kind": position.kind,
-                    "round": seen.round,
-                    "dealer": seen.is_dealer,
-                    "scores": list(seen.scores),
-                    "hand": [str(card) for card in seen.hand],
-                    "starter": str(seen.starter) if seen.starter else None,
-                    "pile": [str(card) for card in seen.pile],
-                    "count": seen.count,
-                    "lost": round(position.lost, 2),
-                }
-            )
+            event: dict[str, object] = {
+                "event": "position",
+                "game": position.game,
+                "at": position.at,
+                "kind": position.kind,
+                "round": seen.round,
+                "dealer": seen.is_dealer,
+                "scores": list(seen.scores),
+                "hand": [str(card) for card in seen.hand],
+                "starter": str(seen.starter) if seen.starter else None,
+                "count": seen.count,
+                "pile": [str(card) for card in seen.pile],
+                "lost": round(position.lost, 2),
+            }
+            if position.kind == "count":
+                show = showing(found.state)
+                event |= {"hand": [str(c) for c in show.hand], "crib": show.is_crib}
+            self.emit(event)
         else:
             self.say("")
-            self.say(head)
+            self.say(
+                f"{printable(position.game)}, round {seen.round} ({whose}), you {you} to "
+                f"{them}: you lost {position.lost:.2f} points here."
+            )
         if position.kind == "throw":
             return self._throw(seen)
         if position.kind == "lay":
-            return self._lay(seen, info.seed)
+            return self._lay(seen, info.seed, names)
         return self._count(found)
 
     def _throw(self, seen: View) -> bool:
         size = seen.rules.discard_size
+        which = "which card" if size == 1 else f"which {size}"
         if not self.as_json:
             self.say(f"Dealt: {self.style.cards(seen.hand)}")
 
         def read(line: str) -> Decision:
             thrown = parse_cards(line.split())
             if len(thrown) != size or len(set(thrown)) != size or not set(thrown) <= set(seen.hand):
-                raise CribbageError(f"throw {size} of your cards")
+                raise CribbageError(f"throw {which[6:]} of your cards")
             return judge_throw(seen, thrown)
 
-        decision = _answer(self.ask, self.say, f"Throw which {size}? ", read, self.as_json)
-        return self._told(decision, best_throw(seen).why)
+        decision = _answer(self.ask, self.say, f"Throw {which}? ", read, self.as_json)
+        return self._told(decision)
 
-    def _lay(self, seen: View, seed: int | str) -> bool:
+    def _lay(self, seen: View, seed: int | str, names: Sequence[str]) -> bool | None:
         if not self.as_json:
             if seen.starter is not None:
                 thrown = f"; you threw {self.style.cards(seen.discards)}" if seen.discards else ""
                 self.say(f"Starter {self.style.card(seen.starter)}{thrown}.")
-            laid = [f"{'me' if seat == seen.seat else 'them'} {card}" for seat, card in seen.plays]
-            so_far = ", ".join(laid) if laid else "nothing yet: you lead"
-            self.say(f"Laid this round: {so_far}. The count is {seen.count}.")
+            counted = seen.plays[len(seen.plays) - len(seen.pile) :] if seen.pile else ()
+            laid = [
+                f"{'you' if seat == seen.seat else names[seat]} {self.style.card(card)}"
+                for seat, card in counted
+            ]
+            so_far = ", ".join(laid) if laid else "nothing yet"
+            self.say(f"This count: {so_far}; it stands at {seen.count}.")
             self.say(f"You hold {self.style.cards(seen.hand)}.")
 
         def read(line: str) -> Decision | None:
@@ -419,8 +434,7 @@ class Trainer:
             return judge_lay(seen, card, seed)
 
         decision = _answer(self.ask, self.say, "Lay which card? ", read, self.as_json)
-        best = best_lay(seen, seed)
-        return self._told(decision, best.why if best else None)
+        return None if decision is None else self._told(decision)
 
     def _count(self, found: SetUp) -> bool:
         show = showing(found.state)
@@ -442,20 +456,19 @@ class Trainer:
                 self.say(line)
         return good
 
-    def _told(self, decision: Decision | None, why: ThrowWhy | LayWhy | None) -> bool:
-        """Say how an answer did; whether it was right (the best, or within a slip)."""
-        lost = decision.lost if decision is not None else 0.0
-        good = mark_of(lost) in ("", "slip")
+    def _told(self, decision: Decision) -> bool:
+        """Say how an answer did; whether it was right (the best, or within a slip:
+        under half a point, where the marks begin)."""
+        good = mark_of(decision.lost) in ("", "slip")
         if self.as_json:
-            shown = decision.as_json() if decision is not None else {}
-            self.emit({"event": "trained", "right": good, **shown})
-            return good
-        if decision is None or lost < 0.005:
+            self.emit({"event": "trained", "right": good, **decision.as_json()})
+        elif decision.lost < 0.005:
+            why = decision.why
             because = f": {why_words(why, self.style)}" if why is not None else ""
             self.say(f"Right: the best{because}.")
         elif good:
             best = self.style.cards(decision.best)
-            self.say(f"Near enough: {lost:.2f} lost (a slip); {best} was best.")
+            self.say(f"Near enough: {decision.lost:.2f} lost (a slip); {best} was best.")
         else:
             said = coach_line(decision, self.style).removeprefix("Coach: ")
             self.say(said[:1].upper() + said[1:])
