@@ -1,0 +1,59 @@
+"""Players of other styles than our levels, for the tests and the benchmarks: what hard
+meets across the table when the other player does not play as it assumes (issue 31).
+
+- :class:`GreedyPlayer` keeps the best four for the hand alone (the crib ignored, its own
+  or the other's) and lays what scores most now (of those, the highest card);
+- :class:`CribMindedPlayer` throws for the crib: its own crib as rich as it can make it,
+  the other's as poor, whatever it keeps; it lays as a careful player does;
+- the random style is the easy level's (:class:`cribcli.players.easy.EasyPlayer`).
+
+Each sees only its :class:`~cribcli.engine.View`, as every player does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cribcli.analysis import analyse
+from cribcli.cards import Card
+from cribcli.engine import View
+from cribcli.players.base import Player
+from cribcli.players.normal import NormalPlayer
+from cribcli.scoring import peg_points
+
+
+class GreedyPlayer:
+    """Points now: the four that score most in the hand, the card that pegs most."""
+
+    def __init__(self, seed: int | str, seat: int) -> None:
+        self.seed, self.seat = seed, seat
+
+    def discard(self, view: View) -> tuple[Card, ...]:
+        """The throw whose kept cards average most in the hand, the crib not counted."""
+        options = analyse(view.hand, dealer=view.is_dealer, players=view.rules.players)
+        return max(options, key=lambda option: option.hand).discard
+
+    def play(self, view: View) -> Card:
+        """The card that scores most as it is laid; of those, the highest."""
+        return max(
+            view.playable(),
+            key=lambda card: (sum(i.points for i in peg_points((*view.pile, card))), card.value),
+        )
+
+
+class CribMindedPlayer(NormalPlayer):
+    """The crib first: as dealer the two cards that make its crib richest, as pone the
+    two that make the other's poorest; the play as the normal level lays."""
+
+    def discard(self, view: View) -> tuple[Card, ...]:
+        options = analyse(view.hand, dealer=view.is_dealer, players=view.rules.players)
+        if view.is_dealer:
+            return max(options, key=lambda option: option.crib).discard
+        return min(options, key=lambda option: option.crib).discard
+
+
+STYLES: dict[str, Callable[[int | str, int], Player]] = {
+    "greedy": GreedyPlayer,
+    "crib-minded": CribMindedPlayer,
+}
+"""The styles by name (the random one is the easy level)."""
