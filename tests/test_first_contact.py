@@ -134,6 +134,11 @@ def test_the_end_of_a_game_summed_up() -> None:
         "  You           18    43    22     83",
         "  Computer      24    76    21    121",
     ]
+    # In a game of two, what the cards dealt and cut gave each side (cribcli.luck).
+    lucky = summary_lines(over, 10, 23, points, table, cards_luck=(4.26, -2.1))
+    assert lucky[-1] == (
+        "The cards' luck (dealt and cut, against the average): you +4.3, Computer -2.1."
+    )
     partners = Table(Rules(players=4, cut_for_deal=True), ("You", "Left", "Partner", "Right"))
     lines = summary_lines(GameOver(0, (121, 100), ("", "")), 9, 0, points, partners)
     assert lines[0] == "You & Partner win 121 to 100, no skunk, after 9 deals in under a minute."

@@ -122,6 +122,7 @@ def test_json_lines(cribbage: Run, home: Path) -> None:
     assert prompts[0]["waiting_for"] == "discard" and len(prompts[0]["hand"]) == 6
     assert [r["event"] for r in records[-4:]] == ["game_over", "summary", "seed", "saved"]
     assert sum(records[-3]["points"][1].values()) == 2 * records[-4]["scores"][1]
+    assert records[-3]["cards_luck"] == [-2.35, -14.94]  # the text says -2.4 and -14.9
     # the promise before the first card is the seed's digest (printf %s 7 | sha256sum)
     digest = "sha256:7902699be42c8a8e46fbbb4501726517e86b22c56a189f7625a6da49081b2451"
     assert records[0] == {"event": "promise", "digest": digest}

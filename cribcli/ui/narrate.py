@@ -176,10 +176,16 @@ def game_over_lines(event: GameOver, table: Table) -> list[str]:
 
 
 def summary_lines(
-    over: GameOver, deals: int, minutes: int | None, points: Sequence[Points], table: Table
+    over: GameOver,
+    deals: int,
+    minutes: int | None,
+    points: Sequence[Points],
+    table: Table,
+    cards_luck: Sequence[float] = (),
 ) -> list[str]:
-    """A finished game summed up: who won and by what, skunk or not, its length, and each
-    side's points by source."""
+    """A finished game summed up: who won and by what, skunk or not, its length, each
+    side's points by source, and (a game of two) what the cards dealt and cut gave each
+    side against the average (:mod:`cribcli.luck`'s deal and starter)."""
     rules = table.rules
     winner = table.side_name(over.winner)
     others = " and ".join(
@@ -204,6 +210,12 @@ def summary_lines(
         lines.append(
             f"  {name:<{width - 2}}{got.pegging:>8}{got.hand:>6}{got.crib:>6}{sum(got):>7}"
         )
+    if cards_luck:
+        each = ", ".join(
+            f"{table.side_name(side).replace('You', 'you')} {luck:+.1f}"
+            for side, luck in enumerate(cards_luck)
+        )
+        lines.append(f"The cards' luck (dealt and cut, against the average): {each}.")
     return lines
 
 

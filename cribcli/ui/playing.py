@@ -28,6 +28,7 @@ from cribcli.games import (
     first_game,
     remembered_level,
 )
+from cribcli.luck import luck_of
 from cribcli.players import Level
 from cribcli.protocol.referee import MOVE_TIME, PREFIX
 from cribcli.record import GameInfo
@@ -243,15 +244,17 @@ WELCOME = (
 
 def _sum_up(ui: SeatUI, began: float | None) -> None:
     """The end of a game, summed up: at a terminal, the board that stood below the
-    prompt; then who won and by what, the game's length, and each side's points by
-    source."""
+    prompt; then who won and by what, the game's length, each side's points by source,
+    and in a game of two what the cards dealt and cut gave each side."""
     session = ui.session
     over = session.events[-1]
     assert isinstance(over, GameOver)
     board = [] if ui.table.width is None else ui.pegs(ui.table.width)  # (at a terminal)
     minutes = None if began is None else round((time.monotonic() - began) / 60)
     points = game_points(session.events, session.info.rules.sides)
-    ui.voice.summary(over, session.state.round, minutes, points, board)
+    luck = luck_of(session.events, {})  # the deal's and the starter's need no judging
+    cards_luck = [seat.deal + seat.starter for seat in luck.seats()] if luck else []
+    ui.voice.summary(over, session.state.round, minutes, points, board, cards_luck)
 
 
 def _new_game(options: PlayOptions, places: Places, interactive: bool) -> NewGame:

@@ -74,8 +74,10 @@ class Voice(Protocol):
         minutes: int | None,
         points: Sequence[Points],
         board: Sequence[str],
+        cards_luck: Sequence[float] = (),
     ) -> None:
-        """The end of a game summed up (after the board that stood below the prompt)."""
+        """The end of a game summed up (after the board that stood below the prompt),
+        with what the cards gave each side in a game of two."""
         ...
 
     def promise(self, digest: str) -> None:
@@ -202,8 +204,10 @@ class Words(Voice):
         minutes: int | None,
         points: Sequence[Points],
         board: Sequence[str],
+        cards_luck: Sequence[float] = (),
     ) -> None:
-        for line in ["", *board, *summary_lines(over, deals, minutes, points, self.table())]:
+        summed = summary_lines(over, deals, minutes, points, self.table(), cards_luck)
+        for line in ["", *board, *summed]:
             self.line(line)
 
     def promise(self, digest: str) -> None:
@@ -303,9 +307,11 @@ class Events(Voice):
         minutes: int | None,
         points: Sequence[Points],
         board: Sequence[str],
+        cards_luck: Sequence[float] = (),
     ) -> None:
         totals = [p._asdict() | {"total": sum(p)} for p in points]
-        self.emit({"event": "summary", "deals": deals, "points": totals})
+        luck = {"cards_luck": [round(n, 2) for n in cards_luck]} if cards_luck else {}
+        self.emit({"event": "summary", "deals": deals, "points": totals, **luck})
 
     def promise(self, digest: str) -> None:
         self.emit({"event": "promise", "digest": digest})
