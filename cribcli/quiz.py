@@ -4,19 +4,19 @@ the counting drill.
 A day's problems are chosen to teach: among deals drawn from the day's seed, the first
 where the best choice beats the obvious one by at least :data:`INSTRUCTIVE` points. The
 obvious throw keeps the four cards that score most by themselves (the hand alone); the
-obvious lay takes the most points now (of those, the highest card). A throw is graded by
+obvious lay takes the most points now (of those, the one worth most later). A throw is graded by
 its exact value (``discard-advice``), a lay by the play search over the hands the other
-could hold (``peg-advice``): both the same every time.
+could hold (``peg-advice``): both the same every time. Every deal is drawn with
+:class:`~cribcli.cards.SeededStream`, as the games' are: the same on every machine.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cribcli.analysis import analyse
-from cribcli.cards import Card, deck
+from cribcli.cards import Card, SeededStream, shuffled_deck
 from cribcli.coach import ME, LayValue, Moment, mark_of, moment_view, peg_advice
 from cribcli.engine import Discard, Phase, Play, Rules, apply, legal_actions, new_game
 from cribcli.errors import UsageProblem
@@ -28,12 +28,6 @@ TRIES = 400
 """Deals drawn for a day's problem before the most instructive of them is taken."""
 DRILL_HANDS = 10
 """Hands in a round of the counting drill."""
-
-
-def _shuffled(seed: str) -> list[Card]:
-    cards = deck()
-    random.Random(seed).shuffle(cards)
-    return cards
 
 
 # --- the discard problem ------------------------------------------------------------
@@ -55,7 +49,7 @@ def discard_problem(day: str) -> DiscardProblem:
     beats the obvious keep by at least :data:`INSTRUCTIVE` (else the widest gap found)."""
     found: DiscardProblem | None = None
     for attempt in range(TRIES):
-        cards = _shuffled(f"quiz/{day}/discard/{attempt}")
+        cards = shuffled_deck(f"quiz/{day}", f"discard {attempt}")
         hand, dealer = tuple(cards[:6]), attempt % 2 == 0
         values = analyse(hand, dealer=dealer)
         obvious = obvious_throw(hand, dealer)
@@ -182,13 +176,13 @@ def _moment(seed: str) -> Moment | None:
     """A moment of a first deal drawn from ``seed``: both sides keep the best four by
     the exact analysis, a few cards are laid at random, and it is seat 0's turn with a
     choice of ranks (None if the play ends first)."""
-    rng = random.Random(seed)
-    state, _ = new_game(Rules(first_dealer=rng.randrange(2)), seed)
+    rng = SeededStream(seed, "moment")
+    state, _ = new_game(Rules(first_dealer=rng.below(2)), seed)
     for seat in (0, 1):
         dealt = state.hands[seat]
         best = analyse(dealt, dealer=state.dealer == seat)[0]
         state, _ = apply(state, Discard(seat, best.discard))
-    stop = rng.randrange(5)
+    stop = rng.below(5)
     while state.phase is Phase.PLAY:
         choices = legal_actions(state)
         if state.to_play == ME and len(state.plays) >= stop:
@@ -267,13 +261,13 @@ def drill(seed: str, hands: int = DRILL_HANDS) -> tuple[CountHand, ...]:
     """A round of hands to count, drawn from ``seed``: each four cards and a starter from
     a shuffled deck, one in four a crib; half of them kept as a player would keep them
     (the best four of six), so that the counts are worth counting."""
-    rng = random.Random(seed)
+    rng = SeededStream(seed, "drill")
     drawn = []
     for number in range(hands):
-        cards = _shuffled(f"{seed}/{number}")
-        crib = rng.random() < 0.25
+        cards = shuffled_deck(seed, f"drill {number}")
+        crib = rng.below(4) == 0
         if number % 2 == 0 and not crib:
-            kept = analyse(tuple(cards[:6]), dealer=rng.random() < 0.5)[0].keep
+            kept = analyse(tuple(cards[:6]), dealer=rng.below(2) == 0)[0].keep
         else:
             kept = tuple(cards[:KEPT_SIZE])
         drawn.append(CountHand(tuple(kept), cards[6], crib))

@@ -34,7 +34,7 @@ from cribcli.stats import QuizAnswer, QuizDays
 from cribcli.ui.quizzing import count_drill
 from tests.conftest import Run
 
-DAY = "2026-11-10"
+DAY = "2026-11-02"
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -79,33 +79,33 @@ def trap() -> PeggingProblem:
 
 
 def test_a_pegging_trap() -> None:
-    # The day's problem: the dealer holds 8H 7C 7H 10S after the pone's 10D. Pairing the
-    # ten takes 2 now, but on a count of 20 the pone pairs it again for three of a kind
-    # (6) whenever it holds another 10, and a 10 leaves nothing to run
-    # on; a 7 (17) takes nothing now and is worth two points more by the end of the play,
-    # as the search of the other's hands finds.
+    # The day's problem: the dealer holds QD KD JC 4C after the pone's KC. Pairing the
+    # king takes 2 now, but on a count of 20 the pone pairs it again for three of a kind
+    # (6) whenever it holds another king, and ten-cards left on 20 give nothing back; the
+    # 4 (14) takes nothing now and is worth more than two points more by the end of the
+    # play, as the search of the other's hands finds.
     problem = trap()
-    assert problem.moment.hand == cards("8H 7C 7H 10S")
-    assert [card for _, card in problem.moment.laid] == list(cards("10D"))
+    assert problem.moment.hand == cards("QD KD JC 4C")
+    assert [card for _, card in problem.moment.laid] == list(cards("KC"))
     assert problem.count == 10 and problem.moment.dealer
     now = {str(lay.card): lay.now for lay in problem.values}
-    assert now == {"8H": 0, "7C": 0, "7H": 0, "10S": 2}
+    assert now == {"QD": 0, "KD": 2, "JC": 0, "4C": 0}
     greedy = obvious_lay(problem.values)
-    assert str(greedy.card) == "10S" and problem.values[0].card.rank == 7
+    assert str(greedy.card) == "KD" and str(problem.values[0].card) == "4C"
     graded = grade_lay(problem, greedy.card)
-    assert graded.lost == pytest.approx(problem.gap) and graded.lost >= 2  # a blunder
+    assert graded.lost == pytest.approx(problem.gap) and graded.lost >= 2
     assert graded.mark == "blunder"
     assert grade_lay(problem, problem.values[0].card).lost == 0
     with pytest.raises(UsageProblem, match="cannot be laid"):
-        grade_lay(problem, cards("KD")[0])
+        grade_lay(problem, cards("KH")[0])
 
 
 def test_the_line_to_share() -> None:
     assert share_line(DAY, 0.0, 0.62) == (
-        "cribbage quiz 2026-11-10: discard best, pegging 0.62 lost (inaccuracy)"
+        "cribbage quiz 2026-11-02: discard best, pegging 0.62 lost (inaccuracy)"
     )
     assert share_line(DAY, 2.5, 0.2) == (
-        "cribbage quiz 2026-11-10: discard 2.50 lost (blunder), pegging 0.20 lost (slip)"
+        "cribbage quiz 2026-11-02: discard 2.50 lost (blunder), pegging 0.20 lost (slip)"
     )
 
 
@@ -187,13 +187,13 @@ def test_the_quiz_through_a_pipe(cribbage: Run, home: Path) -> None:
     greedy = obvious_throw(problem.hand, problem.dealer)
     throw = " ".join(str(card) for card in problem.hand if card not in greedy)
     pegging = trap()
-    script = f"{throw}\nKD\n{pegging.values[0].card}\n"
+    script = f"{throw}\nKH\n{pegging.values[0].card}\n"
     done = cribbage("quiz", "--date", DAY, stdin=script)
     assert done.status == 0, done.err
     out = done.out
     assert f"The discard problem of {DAY}" in out and "Best: throw " in out
-    assert "KD cannot be laid: choose one of" in out
-    assert "10S takes 2 now, and gives more back before the play is over." in out
+    assert "KH cannot be laid: choose one of" in out
+    assert "KD takes 2 now, and gives more back before the play is over." in out
     assert f"cribbage quiz {DAY}: discard {problem.gap:.2f} lost" in out
     assert "pegging best" in out
     assert json.loads((home / "quiz.json").read_text(encoding="utf-8"))["days"][DAY]
