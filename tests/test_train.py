@@ -89,7 +89,7 @@ def test_two_right_in_a_row_rest_a_position_across_restarts(tmp_path: Path) -> N
     right = best_answer(places, "throw")
     said = train(places, "throw", right)
     assert said[-1].startswith("1 of 1 right;")
-    assert any(line.startswith("Right: the best: keeps ") for line in said)
+    assert any(line.startswith("Right, the best: keeps ") for line in said)
     assert Repetitions(places.training).read()[first.key] == (1, 1)
     assert to_train(places, "throw")[0] == first  # once is not enough
     found = set_up(places, first, print)

@@ -465,7 +465,7 @@ class Trainer:
         elif decision.lost < 0.005:
             why = decision.why
             because = f": {why_words(why, self.style)}" if why is not None else ""
-            self.say(f"Right: the best{because}.")
+            self.say(f"Right, the best{because}.")
         elif good:
             best = self.style.cards(decision.best)
             self.say(f"Near enough: {decision.lost:.2f} lost (a slip); {best} was best.")
