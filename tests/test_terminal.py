@@ -13,6 +13,7 @@ import pytest
 
 from cribcli.engine import Play
 from cribcli.record import loads, replay
+from tests.conftest import interrupt_as_usual
 from tests.scripted import moves
 from tests.terminal import ANSI, HANG, drawn, environment, settle
 
@@ -25,6 +26,7 @@ def spawn(home: Path, *args: str) -> pexpect.spawn[str]:
         encoding="utf-8",
         timeout=HANG,
         dimensions=(30, 80),
+        preexec_fn=interrupt_as_usual,  # (Ctrl-C is a signal here: not one ignored)
     )
 
 
