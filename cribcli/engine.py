@@ -35,6 +35,7 @@ from cribcli.events import (
 )
 from cribcli.scoring import (
     COUNT_LIMIT,
+    HEELS_POINTS,
     KEPT_SIZE,
     MAX_SHOW,
     PegItem,
@@ -464,7 +465,9 @@ def _discard(state: State, action: Discard, events: list[Event]) -> State:
     events.append(StarterCut(starter))
     state = replace(state, starter=starter, phase=Phase.PLAY, to_play=_left_of(state, state.dealer))
     if starter.rank == JACK:
-        state = _peg(state, state.dealer, (PegItem(PegKind.HIS_HEELS, 2, (starter,)),), events)
+        state = _peg(
+            state, state.dealer, (PegItem(PegKind.HIS_HEELS, HEELS_POINTS, (starter,)),), events
+        )
     return state
 
 

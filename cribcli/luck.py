@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from cribcli.analysis import analyse
-from cribcli.cards import Card, deck
+from cribcli.cards import JACK, Card, deck
 from cribcli.events import (
     Dealt,
     Discarded,
@@ -37,10 +37,7 @@ from cribcli.events import (
     StarterCut,
 )
 from cribcli.players import measured, pegs
-from cribcli.scoring import PegKind, show_total
-
-HEELS = 2
-"""His heels: a jack turned as the starter scores the dealer 2."""
+from cribcli.scoring import HEELS_POINTS, PegKind, show_total
 
 
 def average_six(dealer: bool) -> float:
@@ -188,12 +185,15 @@ def _deal_luck(
     kept = [tuple(c for c in dealt.hands[seat] if c not in thrown[seat]) for seat in (0, 1)]
     undealt = [card for card in deck() if not any(card in hand for hand in dealt.hands)]
 
-    def starter_luck(cards: Sequence[Card], is_crib: bool) -> float:
-        average = sum(show_total(cards, c, crib=is_crib) for c in undealt) / len(undealt)
-        return show_total(cards, starter, crib=is_crib) - average
+    def average(cards: Sequence[Card], is_crib: bool) -> float:
+        """The show's average over every starter it could have had."""
+        return sum(show_total(cards, c, crib=is_crib) for c in undealt) / len(undealt)
 
-    jacks = sum(card.rank == 11 for card in undealt)
-    heels = HEELS * (starter.rank == 11) - HEELS * jacks / len(undealt)
+    def starter_luck(cards: Sequence[Card], is_crib: bool) -> float:
+        return show_total(cards, starter, crib=is_crib) - average(cards, is_crib)
+
+    jacks = sum(card.rank == JACK for card in undealt)
+    heels = HEELS_POINTS * ((starter.rank == JACK) - jacks / len(undealt))
     edges = [pegs.edge(kept[seat], dealer=seat == dealt.dealer) for seat in (0, 1)]
     lost = [lays_lost.get((dealt.round, seat), 0.0) for seat in (0, 1)]
     shared = (pegged[0] - pegged[1]) + (lost[0] - lost[1]) - (edges[0] - edges[1]) / 2
@@ -206,8 +206,7 @@ def _deal_luck(
         if dealer:
             # The crib the two sixes make, each side throwing its best: what the deal gave
             # the crib (a side's throw against its best is its skill, in its review).
-            thrown_best = (*bests[0].discard, *bests[1].discard)
-            deal += sum(show_total(thrown_best, c, crib=True) for c in undealt) / len(undealt)
+            deal += average((*bests[0].discard, *bests[1].discard), True)
             starter_part += starter_luck(crib, True) + heels
         play = shared / 2 if seat == 0 else -shared / 2
         found.append(DealLuck(dealt.round, seat, deal, starter_part, play))

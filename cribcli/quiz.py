@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cribcli.analysis import analyse
+from cribcli.analysis import DiscardValue, analyse
 from cribcli.cards import Card, SeededStream, shuffled_deck
-from cribcli.coach import ME, LayValue, Moment, mark_of, moment_view, peg_advice
+from cribcli.coach import ME, LayValue, Moment, PegAdvice, mark_of, moment_view, peg_advice
 from cribcli.engine import Discard, Phase, Play, Rules, apply, legal_actions, new_game
 from cribcli.errors import UsageProblem
 from cribcli.scoring import KEPT_SIZE, ShowScore, kept_items, peg_points, score_show
@@ -52,8 +52,7 @@ def discard_problem(day: str) -> DiscardProblem:
         cards = shuffled_deck(f"quiz/{day}", f"discard {attempt}")
         hand, dealer = tuple(cards[:6]), attempt % 2 == 0
         values = analyse(hand, dealer=dealer)
-        obvious = obvious_throw(hand, dealer)
-        gap = values[0].net - next(v.net for v in values if set(v.keep) == set(obvious))
+        gap = values[0].net - _obvious(values).net
         if found is None or gap > found.gap:
             found = DiscardProblem(day, hand, dealer, gap)
         if gap >= INSTRUCTIVE:
@@ -65,9 +64,12 @@ def discard_problem(day: str) -> DiscardProblem:
 def obvious_throw(hand: Sequence[Card], dealer: bool) -> tuple[Card, ...]:
     """The keep the obvious player makes: the most points among the four alone; ties to
     the best net for the role."""
-    values = analyse(hand, dealer=dealer)
-    best_alone = max(sum(item.points for item in kept_items(v.keep)) for v in values)
-    return next(v.keep for v in values if sum(i.points for i in kept_items(v.keep)) == best_alone)
+    return _obvious(analyse(hand, dealer=dealer)).keep
+
+
+def _obvious(values: Sequence[DiscardValue]) -> DiscardValue:
+    """Of the discards (best net first), the first whose four score most by themselves."""
+    return max(values, key=lambda v: sum(item.points for item in kept_items(v.keep)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,15 +124,17 @@ class PeggingProblem:
 
     day: str
     moment: Moment
-    values: tuple[LayValue, ...]
-    """Best first."""
-    pile: tuple[Card, ...]
-    count: int
+    advice: PegAdvice
+    """Every card that can be laid, valued, best first (as ``peg-advice`` gives it)."""
     gap: float
 
     @property
-    def obvious(self) -> LayValue:
-        return obvious_lay(self.values)
+    def values(self) -> tuple[LayValue, ...]:
+        return self.advice.values
+
+    @property
+    def count(self) -> int:
+        return self.advice.count
 
 
 def obvious_lay(values: Sequence[LayValue]) -> LayValue:
@@ -156,7 +160,7 @@ def pegging_problem(day: str) -> PeggingProblem:
             continue
         best, obvious = advice.values[0], obvious_lay(advice.values)
         gap = best.net - obvious.net if best.now < obvious.now else 0.0
-        problem = PeggingProblem(day, moment, advice.values, advice.pile, advice.count, gap)
+        problem = PeggingProblem(day, moment, advice, gap)
         if found is None or gap > found.gap:
             found = problem
         if gap >= INSTRUCTIVE:

@@ -443,6 +443,9 @@ class PegItem:
 COUNT_LIMIT = 31
 """The count never passes 31."""
 
+HEELS_POINTS = 2
+"""His heels: a jack turned as the starter pegs the dealer 2."""
+
 _SAME_RANK = {
     2: (PegKind.PAIR, 2),
     3: (PegKind.THREE_OF_A_KIND, 6),

@@ -36,6 +36,8 @@ class Position(NamedTuple):
     """Which of the game's actions it was."""
     kind: str
     lost: float
+    digest: str
+    """The digest of the log as it was reviewed: a log changed since is not asked."""
 
     @property
     def key(self) -> str:
@@ -70,13 +72,15 @@ class Repetitions:
             and entry[0] <= entry[1]
         }
 
-    def answered(self, key: str, right: bool) -> None:
-        """Count one answer in. Raises OSError if it cannot be written."""
+    def answered(self, key: str, right: bool) -> bool:
+        """Count one answer in; whether the position rests now. Raises OSError if it
+        cannot be written."""
         known = self.read()
         streak, asked = known.get(key, (0, 0))
         known[key] = (streak + 1 if right else 0, asked + 1)
         positions = {k: list(v) for k, v in known.items()}
         write_atomic(self.path, json.dumps({"positions": positions}, separators=(",", ":")))
+        return known[key][0] >= REST_AFTER
 
 
 def to_train(places: Places, kind: str | None = None) -> list[Position]:
@@ -95,7 +99,7 @@ def to_train(places: Places, kind: str | None = None) -> list[Position]:
             continue
         when[name] = _played(places.games / name)
         for costly in wanted:
-            position = Position(name, costly.at, costly.kind, costly.lost)
+            position = Position(name, costly.at, costly.kind, costly.lost, digest)
             if position.key not in resting:
                 found.append(position)
     found.sort(key=lambda p: p.at)
@@ -134,8 +138,7 @@ def set_up(places: Places, position: Position, warn: Warn) -> SetUp | None:
     """The position set up again from its game's log, as the player saw it; None if the
     log is gone, changed since its review, or the action is not the player's own of that
     kind (a reviews file is not trusted)."""
-    reviewed = Reviews(places.reviews).read().get(position.game)
-    text = _log_text(places, position.game, reviewed[0]) if reviewed else None
+    text = _log_text(places, position.game, position.digest)
     if text is None:
         return None
     from cribcli.coach import default_seat

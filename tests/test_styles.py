@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from cribcli.analysis import analyse
 from cribcli.cards import Card, parse_cards
 from cribcli.engine import Phase, Rules, new_game, view
@@ -56,6 +58,7 @@ def test_the_crib_minded_pone_starves_the_crib() -> None:
     assert chosen.crib == min(o.crib for o in options)
 
 
+@pytest.mark.slow
 def test_the_styles_play_whole_games_legally() -> None:
     seats = (Seat("a", "computer"), Seat("b", "computer"))
     info = GameInfo(Rules(target=61), seats, "styles")

@@ -212,7 +212,7 @@ def summary_lines(
         )
     if cards_luck:
         each = ", ".join(
-            f"{table.side_name(side).replace('You', 'you')} {luck:+.1f}"
+            f"{'you' if table.side_name(side) == 'You' else table.side_name(side)} {luck:+.1f}"
             for side, luck in enumerate(cards_luck)
         )
         lines.append(f"The cards' luck (dealt and cut, against the average): {each}.")

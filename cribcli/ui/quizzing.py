@@ -177,7 +177,10 @@ class Quiz:
                 f"Starter {self.style.card(moment.starter)}; you threw "
                 f"{self.style.cards(moment.thrown)}."
             )
-            words = [f"{'you' if seat == 0 else 'they'} {card}" for seat, card in moment.laid]
+            words = [
+                f"{'you' if seat == 0 else 'they'} {self.style.card(card)}"
+                for seat, card in moment.laid
+            ]
             so_far = ", ".join(words) if words else "nothing yet: you lead"
             self.say(f"Laid this round: {so_far}. The count is {problem.count}.")
             self.say(f"You hold {self.style.cards(moment.hand)}.")
@@ -190,7 +193,7 @@ class Quiz:
             self.emit({"event": "graded", "kind": "pegging", **grade.as_json()})
             return grade
         greedy = obvious_lay(problem.values)
-        for line in peg_lines_of(problem, self.style):
+        for line in peg_lines(problem.advice, problem.values, self.style):
             self.say(line)
         if grade.lost < 0.005:
             self.say("Yours is the best.")
@@ -203,14 +206,6 @@ class Quiz:
                 "before the play is over."
             )
         return grade
-
-
-def peg_lines_of(problem: PeggingProblem, style: Style) -> list[str]:
-    """The cards that could be laid, valued, as ``peg-advice`` shows them."""
-    from cribcli.coach import PegAdvice
-
-    advice = PegAdvice(problem.pile, problem.count, problem.values)
-    return peg_lines(advice, advice.values, style)
 
 
 def count_drill(
@@ -318,7 +313,7 @@ class Trainer:
         before any answer."""
         waiting = to_train(places, kind)
         book = Repetitions(places.training)
-        asked = right = 0
+        asked = right = rested = 0
         warned = ended = False
         for position in waiting:
             if asked == limit:
@@ -336,12 +331,12 @@ class Trainer:
             asked += 1
             right += good
             try:
-                book.answered(position.key, good)
+                rested += book.answered(position.key, good)
             except OSError as error:
                 if not warned:
                     self.warn(f"cannot keep your training in {book.path} ({error.strerror})")
                     warned = True
-        left = len(to_train(places, kind))
+        left = len(waiting) - rested
         if self.as_json:
             self.emit({"event": "training", "asked": asked, "right": right, "left": left})
         elif ended and not asked:

@@ -400,17 +400,16 @@ def grade_line(grade: Grade) -> str:
 def seat_grades_lines(reviews: Sequence[Review], info: GameInfo) -> list[str]:
     """Every seat's decisions graded, a line a seat (a review shows them after the
     reviewed seat's decisions)."""
-    names = [printable(seat.name) for seat in info.seats]
-    width = max(len(f"{names[r.seat]} (seat {r.seat})") for r in reviews)
+    who = _seat_labels(info)
+    width = max(len(label) for label in who)
     lines = [
         f"{'Every seat':<{width + 2}}{'decisions':>10}{'lost a decision':>17}{'accuracy':>10}"
         "  rating"
     ]
     for judged in reviews:
         grade = judged.grade()
-        who = f"{names[judged.seat]} (seat {judged.seat})"
         lines.append(
-            f"  {who:<{width}}{grade.made:>10}{grade.error_rate():>17.2f}"
+            f"  {who[judged.seat]:<{width}}{grade.made:>10}{grade.error_rate():>17.2f}"
             f"{grade.accuracy:>10.1f}  {grade.rating}"
         )
     return lines
@@ -513,19 +512,24 @@ def coach_line(decision: Decision, style: Style = PLAIN) -> str:
     return f"Coach: {what} cost {cost} ({decision.mark}): {best} was best{because}.{win}"
 
 
+def _seat_labels(info: GameInfo) -> list[str]:
+    """``Ann (seat 0)``, a seat a label, the names escaped (they come from the log)."""
+    return [f"{printable(seat.name)} (seat {n})" for n, seat in enumerate(info.seats)]
+
+
 def luck_lines(luck: Luck, info: GameInfo) -> list[str]:
     """Each seat's luck by part, its score and its score without the luck; then who
     would have been ahead had luck been even."""
     names = [printable(seat.name) for seat in info.seats]
-    width = max(13, *(len(f"{name} (seat {n})") for n, name in enumerate(names)))
+    who = _seat_labels(info)
+    width = max(13, *(len(label) for label in who))
     lines = [
         f"{'Luck, in points':<{width + 2}}{'deal':>7}{'starter':>9}{'play':>7}{'in all':>8}"
         f"{'score':>7}{'skill only':>12}"
     ]
     for seat in luck.seats():
-        who = f"{names[seat.seat]} (seat {seat.seat})"
         lines.append(
-            f"  {who:<{width}}{seat.deal:>+7.1f}{seat.starter:>+9.1f}{seat.play:>+7.1f}"
+            f"  {who[seat.seat]:<{width}}{seat.deal:>+7.1f}{seat.starter:>+9.1f}{seat.play:>+7.1f}"
             f"{seat.total:>+8.1f}{seat.score:>7}{seat.skill_only:>12.1f}"
         )
     lines.append(skill_words(luck, names))
