@@ -88,7 +88,8 @@ class NewGame:
 def remembered_level(places: Places) -> Level:
     """The level chosen last (normal, the first time)."""
     level = load_settings(places.settings).get("level")
-    return Level(level) if isinstance(level, str) and level in set(Level) else Level.NORMAL
+    known = Level.parse(level) if isinstance(level, str) and len(level) <= 20 else None
+    return known or Level.NORMAL
 
 
 def first_game(places: Places) -> bool:
@@ -302,7 +303,7 @@ def describe(session: Session) -> str:
         for side in range(rules.sides)
     ]
     scores = " v ".join(f"{name} {score}" for name, score in zip(sides, state.scores, strict=True))
-    return f"{scores}{f' ({level})' if level else ''}, round {state.round}"
+    return f"{scores}{f' ({level.label})' if level else ''}, round {state.round}"
 
 
 def no_takebacks(info: GameInfo) -> str | None:

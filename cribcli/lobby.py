@@ -87,7 +87,8 @@ class TableSetup:
         if self.muggins:
             parts.append("muggins")
         if self.computers:
-            parts.append(f"{self.computers} {self.level} computer{'s' * (self.computers > 1)}")
+            level = f"level-{self.level}" if self.level.value.isdigit() else str(self.level)
+            parts.append(f"{self.computers} {level} computer{'s' * (self.computers > 1)}")
         if self.best_of > 1:
             parts.append(f"best of {self.best_of}")
         if self.clock is not None:
@@ -98,7 +99,7 @@ class TableSetup:
 
 
 NEW_USAGE = (
-    "new [2|3|4] [61] [muggins] [computers N] [easy|normal|hard] [away MINUTES] "
+    "new [2|3|4] [61] [muggins] [computers N] [easy|normal|hard|level 1-10] [away MINUTES] "
     "[best-of 3|5|7] [clock SECONDS] [private], e.g. `new 2 best-of 3 clock 60`"
 )
 
@@ -129,8 +130,10 @@ def parse_setup(words: list[str]) -> TableSetup:
             if not low <= seconds <= high:
                 raise CribbageError(f"a clock gives each decision {low} to {high} seconds")
             setup = replace(setup, clock=seconds)
-        elif word in set(Level):
-            setup = replace(setup, level=Level(word))
+        elif Level.parse(word) is not None and not word.isdigit():
+            setup = replace(setup, level=Level.parse(word) or setup.level)
+        elif word == "level" and rest and Level.parse(rest[0]) is not None:
+            setup = replace(setup, level=Level.parse(rest.pop(0)) or setup.level)
         elif word in ("computers", "computer") and rest and re.fullmatch(r"[0-4]", rest[0]):
             setup = replace(setup, computers=int(rest.pop(0)))
         elif word == "away" and rest and _minutes(rest[0]) is not None:

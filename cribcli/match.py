@@ -25,7 +25,7 @@ from functools import partial
 from cribcli.engine import Rules, first_dealer
 from cribcli.errors import CribbageError
 from cribcli.events import Event, GameOver, game_points
-from cribcli.players import Level, Objective, Player, computer
+from cribcli.players import LEVELS_HELP, Level, Objective, Player, computer
 from cribcli.players.base import NoResult
 from cribcli.protocol.referee import (
     MOVE_TIME,
@@ -165,22 +165,25 @@ class Setup:
 def check_player(spec: str) -> str:
     """A match's player as given: a level's name (``LEVEL:OBJECTIVE`` for one that
     plays for game points or spread), or ``engine:CMD``. Raises CribbageError for
-    anything else."""
-    if EngineCommand.parse(spec) is None:
-        level_of(spec)
-    return spec
+    anything else. A level is given back by its name when it has one (``10`` is
+    ``hard``)."""
+    if EngineCommand.parse(spec) is not None:
+        return spec
+    level, objective = level_of(spec)
+    return f"{level}:{objective}" if ":" in spec else str(level)
 
 
 def level_of(spec: str) -> tuple[Level, Objective]:
     """A computer player's level and objective, from ``LEVEL`` or ``LEVEL:OBJECTIVE``
     (``hard:game-points``). Raises CribbageError if it is neither."""
-    level, _, objective = spec.partition(":")
-    if level not in set(Level) or (objective and objective not in set(Objective)):
+    name, _, objective = spec.partition(":")
+    level = Level.parse(name)
+    if level is None or (objective and objective not in set(Objective)):
         raise CribbageError(
-            f"`{spec}` is not a level ({', '.join(Level)}), LEVEL:OBJECTIVE "
+            f"`{spec[:40]}` is not a level ({LEVELS_HELP}), LEVEL:OBJECTIVE "
             f"({', '.join(Objective)}), nor engine:CMD"
         )
-    return Level(level), Objective(objective or Objective.WIN)
+    return level, Objective(objective or Objective.WIN)
 
 
 def with_objective(spec: str, objective: Objective) -> str:

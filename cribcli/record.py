@@ -48,7 +48,7 @@ from cribcli.events import (
     Skunk,
     StarterCut,
 )
-from cribcli.players.base import Level, Objective
+from cribcli.players.base import LEVELS_HELP, Level, Objective
 
 FORMAT = 2
 """The version of the log format this code writes."""
@@ -514,9 +514,10 @@ def _seat(doc: object, where: str) -> Seat:
 
 def _level(doc: dict[str, Any], where: str) -> Level:
     level = doc.get("level")
-    if not isinstance(level, str) or level not in set(Level):
-        raise LogError(f"{where}: a computer's `level` is {', '.join(Level)}")
-    return Level(level)
+    known = Level.parse(level) if isinstance(level, str) and len(level) <= 20 else None
+    if known is None:
+        raise LogError(f"{where}: a computer's `level` is {LEVELS_HELP}")
+    return known
 
 
 def _round(doc: object, number: int) -> RoundRecord:

@@ -529,8 +529,9 @@ class ServedGames:
             away, level = meta.get("away"), meta.get("level")
             if type(away) in (int, float) and 0 <= away <= AWAY_LIMIT:
                 setup = replace(setup, away=float(away))
-            if isinstance(level, str) and level in set(Level):
-                setup = replace(setup, level=Level(level))
+            known = Level.parse(level) if isinstance(level, str) and len(level) <= 20 else None
+            if known is not None:
+                setup = replace(setup, level=known)
             if meta.get("private") is True:
                 setup = replace(setup, private=True)
             if meta.get("best_of") in MATCH_LENGTHS:

@@ -2,9 +2,9 @@
 
     python tools/anchors.py --games 300 --jobs 2
 
-Plays a match between each two levels (normal v easy, hard v normal, hard v easy), in
-duplicate (each deal twice, the seats swapped) to 121, each from the same seed (so the
-three pairs play the same deals), and fits the three levels' skills
+Plays a match between each level and the one below it (2 v easy, 3 v 2, ... hard v
+normal) and normal v easy, in duplicate (each deal twice, the seats swapped) to 121, each
+from the same seed (so the pairs play the same deals), and fits the ten levels' skills
 to the results with the rating model's own chance of winning
 (:func:`cribcli.ratings.fit_levels`: normal at the centre, each pair's record given half
 a game more won by each side, so that a clean sweep gives a finite gap). Writes the
@@ -26,12 +26,14 @@ from cribcli.match import Report, Setup
 from cribcli.players import Level, measured
 from cribcli.runner import run_match
 
+LADDER = tuple(Level)
 PAIRS = (
+    *((stronger, weaker) for weaker, stronger in zip(LADDER, LADDER[1:])),
     (Level.NORMAL, Level.EASY),
-    (Level.HARD, Level.NORMAL),
-    (Level.HARD, Level.EASY),
 )
-"""The matches, the stronger level first."""
+"""The matches, the stronger level first: each level against the one below it (the
+ladder's calibration: each step should be won 55% to 65% of the time), and normal
+against easy, the ladder's span."""
 BLOCK = 20
 """Games a block (ten deals, each played twice): a test plays one again and compares."""
 

@@ -12,7 +12,7 @@ import click.shell_completion
 
 from cribcli.cli import UserError
 from cribcli.errors import CribbageError
-from cribcli.players import Level, Objective
+from cribcli.players import LEVELS_HELP, Level, Objective
 from cribcli.targets import MOVE_TIMES
 
 if TYPE_CHECKING:
@@ -110,7 +110,48 @@ def game_input_options(command: F) -> F:
     return command
 
 
-LEVEL_CHOICE = click.Choice([str(level) for level in Level])
+def level_named(value: str) -> str:
+    """A computer's level as a person gives it (1 to 10, or a name), by its name when it
+    has one. Raises click.BadParameter for anything else."""
+    level = Level.parse(value[:20])
+    if level is None:
+        raise click.BadParameter(f"`{value[:20]}` is not a level: {LEVELS_HELP}")
+    return str(level)
+
+
+def check_level(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--level``: 1 to 10, or a name."""
+    return None if value is None else level_named(value)
+
+
+def complete_level(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[click.shell_completion.CompletionItem]:
+    """The levels' numbers and names."""
+    return level_completions(incomplete)
+
+
+def level_option(help: str, default: str | None = None) -> Callable[[F], F]:
+    """``--level``: 1 to 10 or a name, given back by its name when it has one."""
+    return click.option(
+        "--level",
+        metavar="LEVEL",
+        default=default,
+        show_default=default is not None,
+        callback=check_level,
+        shell_complete=complete_level,
+        help=f"{help}: {LEVELS_HELP}.",
+    )
+
+
+def level_completions(incomplete: str) -> list[click.shell_completion.CompletionItem]:
+    """The levels' names and numbers that begin with ``incomplete``."""
+    words = [str(level.number) for level in Level] + [
+        level.value for level in Level if not level.value.isdigit()
+    ]
+    return [
+        click.shell_completion.CompletionItem(word) for word in words if word.startswith(incomplete)
+    ]
 
 
 def _move_time() -> float:
@@ -165,11 +206,7 @@ def complete_player(
     ctx: click.Context, param: click.Parameter, incomplete: str
 ) -> list[click.shell_completion.CompletionItem]:
     """The levels, for a match's player."""
-    return [
-        click.shell_completion.CompletionItem(str(level))
-        for level in Level
-        if level.startswith(incomplete)
-    ]
+    return level_completions(incomplete)
 
 
 def check_scheduler(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

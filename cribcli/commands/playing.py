@@ -10,7 +10,6 @@ import click
 
 from cribcli.cli import DataError
 from cribcli.commands.options import (
-    LEVEL_CHOICE,
     MOVE_TIME_OPTION,
     OBJECTIVE_OPTION,
     check_engine,
@@ -18,9 +17,11 @@ from cribcli.commands.options import (
     check_seed,
     confirm,
     game_input_options,
+    level_named,
+    level_option,
     style_options,
 )
-from cribcli.players import Level, Objective
+from cribcli.players import LEVELS_HELP, Level, Objective
 from cribcli.protocol.referee import EngineCommand
 
 PLAY_EXAMPLES = """\b
@@ -38,7 +39,7 @@ command: hint, hand, score, log, tips, rules, undo, review, help, quit.
 
 
 @click.command(epilog=PLAY_EXAMPLES)
-@click.option("--level", type=LEVEL_CHOICE, help="The computer's strength (remembered).")
+@level_option("The computer's strength (remembered)")
 @OBJECTIVE_OPTION
 @click.option(
     "--seed", callback=check_seed, help="Deal this game from a seed (a number or a short text)."
@@ -142,7 +143,7 @@ def play(
         data_dir=data_dir,
         ask=confirm,
         choose_level=lambda default: click.prompt(
-            "How strong a computer?", type=LEVEL_CHOICE, default=default
+            f"How strong a computer? ({LEVELS_HELP})", default=default, value_proc=level_named
         ),
         another=another_game,
     )

@@ -11,13 +11,13 @@ from pathlib import Path
 import click
 
 from cribcli.commands.options import (
-    LEVEL_CHOICE,
     MOVE_TIME_OPTION,
     OBJECTIVE_OPTION,
     SCHEDULER_OPTION,
     check_player,
     check_seed,
     complete_player,
+    level_option,
 )
 from cribcli.errors import CribbageError, Exit, UsageProblem
 from cribcli.targets import MATCH_LENGTHS, TOURNAMENT_GAMES
@@ -391,9 +391,7 @@ Examples:
 
 
 @click.command(epilog=ENGINE_EXAMPLES)
-@click.option(
-    "--level", type=LEVEL_CHOICE, default="hard", show_default=True, help="The computer's strength."
-)
+@level_option("The computer's strength", default="hard")
 @click.option(
     "--seed", default="engine", show_default=True, callback=check_seed, help="Its choices' seed."
 )

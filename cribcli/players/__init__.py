@@ -7,7 +7,7 @@ level's player and its tables are loaded when one is first made.
 from __future__ import annotations
 
 from cribcli.errors import CribbageError
-from cribcli.players.base import Level, Objective, Player
+from cribcli.players.base import LEVELS_HELP, Level, Objective, Player
 
 
 def computer(
@@ -16,10 +16,9 @@ def computer(
     """A computer player of the given level, its choices drawn from the game's seed,
     playing for ``objective`` (the hard computer: the others play for points to the end
     whatever it is)."""
-    try:
-        chosen = Level(level)
-    except ValueError:
-        raise CribbageError(f"no level `{level}`: choose {', '.join(Level)}") from None
+    chosen = Level.parse(level)
+    if chosen is None:
+        raise CribbageError(f"no level `{level}`: choose {LEVELS_HELP}")
     if chosen is Level.EASY:
         from cribcli.players.easy import EasyPlayer
 
@@ -28,9 +27,13 @@ def computer(
         from cribcli.players.normal import NormalPlayer
 
         return NormalPlayer(seed, seat)
+    if chosen is not Level.HARD:
+        from cribcli.players.ladder import SlippingPlayer
+
+        return SlippingPlayer(seed, seat, chosen)
     from cribcli.players.hard import HardPlayer
 
     return HardPlayer(seed, seat, objective)
 
 
-__all__ = ["Level", "Objective", "Player", "computer"]
+__all__ = ["LEVELS_HELP", "Level", "Objective", "Player", "computer"]

@@ -15,14 +15,52 @@ if TYPE_CHECKING:  # the level's names are wanted where the engine is not (the C
 
 
 class Level(StrEnum):
-    """How strong a computer plays, weakest first."""
+    """How strong a computer plays, weakest first: a ladder of ten, each level beating
+    the one below it in about 60% of games (``benchmarks/ladder.py``). Three have names:
+    easy is level 1, normal 9, hard 10; a level is written by its name, or by its number
+    when it has none."""
 
     EASY = "easy"
-    """Throws and plays at random."""
+    """Level 1: throws and plays at random."""
+    TWO = "2"
+    """Levels 2 to 8 play as people do: they see what each choice is worth and slip
+    (:mod:`cribcli.players.ladder`), the lower the level the more and the further."""
+    THREE = "3"
+    FOUR = "4"
+    FIVE = "5"
+    SIX = "6"
+    SEVEN = "7"
+    EIGHT = "8"
     NORMAL = "normal"
-    """Keeps the four cards worth most, and pegs one card deep."""
+    """Level 9: keeps the four cards worth most, and pegs one card deep."""
     HARD = "hard"
-    """Also values the crib against good throws, and searches the play."""
+    """Level 10: also values the crib against good throws, reads the other's hand, and
+    searches the play."""
+
+    @property
+    def number(self) -> int:
+        """Its place on the ladder, 1 to 10."""
+        return list(Level).index(self) + 1
+
+    @property
+    def label(self) -> str:
+        """How a person reads it: ``level 4``, ``normal``."""
+        return f"level {self.value}" if self.value.isdigit() else self.value
+
+    @classmethod
+    def parse(cls, text: str) -> Level | None:
+        """The level a person or a file names: a name (any case) or a number 1 to 10;
+        None for anything else."""
+        word = text.strip().lower()
+        if word.isascii() and word.isdigit() and len(word) <= 2 and 1 <= int(word) <= len(cls):
+            return list(cls)[int(word) - 1]
+        return next((level for level in cls if level.value == word), None)
+
+
+LEVELS_HELP = "1 to 10, or " + ", ".join(
+    f"{level} ({level.number})" for level in Level if not level.value.isdigit()
+)
+"""How to name a level, for messages."""
 
 
 class Objective(StrEnum):

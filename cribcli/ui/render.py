@@ -276,7 +276,7 @@ def peg_lines(advice: PegAdvice, values: Sequence[LayValue], style: Style = PLAI
 def game_title(info: GameInfo) -> str:
     """``You v Computer (normal): to 121, seed 7.``, with its label and start."""
     seats = " v ".join(
-        seat.name + (f" ({seat.level})" if seat.level else "") for seat in info.seats
+        seat.name + (f" ({seat.level.label})" if seat.level else "") for seat in info.seats
     )
     title = f"{seats}: to {info.rules.target}, seed {info.seed}"
     if info.label:

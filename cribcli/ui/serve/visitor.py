@@ -25,7 +25,7 @@ from cribcli.engine import seats_to_act
 from cribcli.errors import CribbageError, printable
 from cribcli.events import Dealt
 from cribcli.lobby import NEW_USAGE, ServedTable, TableSetup, parse_setup
-from cribcli.players import Level
+from cribcli.players import LEVELS_HELP, Level
 from cribcli.ratings import anchors as anchor_marks
 from cribcli.record import LOG_LIMIT, Replay, loads, replay
 from cribcli.stats import history_of
@@ -355,8 +355,11 @@ class Visitor:
         self._open(parse_setup(rest))
 
     def _solo(self, rest: list[str]) -> None:
-        level = Level(rest[0].lower()) if rest and rest[0].lower() in set(Level) else None
-        self._open(TableSetup(computers=1, level=level or Level.NORMAL))
+        level = Level.parse(rest[0][:20]) if rest else Level.NORMAL
+        if level is None:
+            self.say(f"solo LEVEL: {LEVELS_HELP}.")
+            return
+        self._open(TableSetup(computers=1, level=level))
 
     def _table_named(self, rest: list[str], verb: str) -> ServedTable:
         """The table ``rest`` names by its number (for ``join`` or ``watch``). Raises
@@ -540,7 +543,7 @@ class Visitor:
             lines += [
                 f"Your rating: {standing.rating} ±{standing.uncertainty} after "
                 f"{standing.games} rated game{'s' * (standing.games != 1)} "
-                f"(the computer: easy, normal and hard are fixed marks; `top` shows the ladder).",
+                f"(the computer's levels are fixed marks; `top` shows the ladder).",
                 f"  after each of your last games: {recent}",
             ]
         if warnings:  # (which files, and why, is the server's business: how many is yours)
@@ -598,7 +601,7 @@ class Visitor:
                 f"  {rung.place:>3} {printable(rung.name):<20} {rung.rating:>6} "
                 f"{rung.uncertainty:>4} {rung.games:>5}  {seen}"
             )
-        anchors = ", ".join(f"{level} {a.rating}" for level, a in anchor_marks().items())
+        anchors = ", ".join(f"{level.label} {a.rating}" for level, a in anchor_marks().items())
         lines.append(f"  The computer's fixed marks: {anchors}.")
         return lines
 
@@ -880,7 +883,7 @@ class LobbyCommand:
 
 LOBBY = (
     LobbyCommand("new", NEW_USAGE, "open a table", Visitor._new),
-    LobbyCommand("solo", "solo [easy|normal|hard]", "play the computer alone", Visitor._solo),
+    LobbyCommand("solo", "solo [LEVEL]", "play the computer alone", Visitor._solo),
     LobbyCommand("join", "join N", "sit at table N (or back in your seat)", Visitor._join),
     LobbyCommand(
         "watch", "watch N", "watch table N (its cards laid and shows)", Visitor._watch_table

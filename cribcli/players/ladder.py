@@ -1,0 +1,131 @@
+"""The levels between easy and normal: players who make the mistakes people make.
+
+A person does not choose at random, nor always the best: they see roughly what each
+choice is worth and now and then take one that is worth a little less, more often when
+two choices are close than when one stands out, more often in the play (a quick choice,
+the count moving) than in the throw (which they can study), and never one that throws
+away so much that nobody at their level would make it.
+
+So a rung of the ladder weighs each legal choice by what the normal computer's own
+measure says it loses against the best (the throw: the exact net value of the discard;
+the lay: the careful player's points less the expected answer), leaves out the choices
+that lose more than the rung's *absurd* limit, and picks among the rest with chances that
+fall off as ``exp(-loss / temperature)``: a choice a point worse than the best is taken
+``exp(-1 / temperature)`` times as often. Each rung has a temperature for the throw and a
+hotter one for the play, and its limit; lower rungs run hotter and allow larger slips.
+
+The rungs are calibrated, not guessed (``benchmarks/ladder.py``): each beats the one
+below it in about 60% of duplicate games, easy (the bottom, random) to normal; hard sits
+one such step above normal. Choices come from the game's seed, one stream a decision,
+so a game replays exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from cribcli.cards import Card, SeededStream
+from cribcli.engine import View
+from cribcli.players.base import Level
+from cribcli.players.careful import chosen, unseen_counts, weigh
+from cribcli.players.normal import NormalPlayer, others_out, pile_ranks, unseen_by
+from cribcli.scoring import COUNT_LIMIT
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Slips:
+    """How one level errs."""
+
+    throw: float
+    """The throw's temperature, in points: how far below the best a throw is still taken."""
+    play: float
+    """The play's temperature, in points (hotter than the throw's)."""
+    absurd: float
+    """No choice that loses more than this many points against the best is ever made."""
+
+
+SLIPS: Mapping[Level, Slips] = {
+    Level.TWO: Slips(throw=10.0, play=20.0, absurd=13.5),
+    Level.THREE: Slips(throw=6.0, play=12.0, absurd=8.7),
+    Level.FOUR: Slips(throw=4.2, play=8.4, absurd=6.5),
+    Level.FIVE: Slips(throw=3.1, play=6.2, absurd=5.2),
+    Level.SIX: Slips(throw=2.1, play=4.2, absurd=4.0),
+    Level.SEVEN: Slips(throw=1.2, play=2.4, absurd=2.9),
+    Level.EIGHT: Slips(throw=0.65, play=1.3, absurd=2.3),
+}
+"""How each level between easy (1) and normal (9) slips."""
+
+
+def pick(
+    losses: Sequence[tuple[T, float]], temperature: float, absurd: float, stream: SeededStream
+) -> T:
+    """One of the choices, each with its loss against the best (the best's is 0): those
+    within ``absurd``, each taken with chance proportional to ``exp(-loss / temperature)``."""
+    fair = [(choice, math.exp(-loss / temperature)) for choice, loss in losses if loss <= absurd]
+    total = sum(weight for _, weight in fair)
+    point = stream.below(1 << 53) / (1 << 53) * total
+    for choice, weight in fair:
+        point -= weight
+        if point < 0:
+            return choice
+    return fair[-1][0]
+
+
+def lay_losses(view: View) -> dict[int, float]:
+    """Each rank this seat can lay, with what the careful measure says it loses against
+    the best: the points now less the answer expected, and when the others have said go,
+    the order that scores most (those ranks lose nothing)."""
+    room = COUNT_LIMIT - view.count
+    ranks = sorted({card.rank for card in view.hand if card.value <= room})
+    reply = max(
+        (
+            view.held[s]
+            for s in range(view.rules.players)
+            if s != view.seat and s not in view.passed
+        ),
+        default=0,
+    )
+    unseen = unseen_counts(tuple(card.rank for card in unseen_by(view)))
+    pile = pile_ranks(view)
+    out = others_out(view)
+    worth = {rank: weigh(rank, pile, view.count, unseen, reply) for rank in ranks}
+    best = chosen(
+        tuple(sorted(card.rank for card in view.hand)), pile, view.count, unseen, reply, out
+    )
+    top = max(worth[rank] for rank in best)
+    return {rank: 0.0 if rank in best else max(top - worth[rank], 0.0) for rank in ranks}
+
+
+class SlippingPlayer(NormalPlayer):
+    """A level between easy and normal: the normal computer's measures, chosen by as a
+    person of that level chooses."""
+
+    def __init__(self, seed: int | str, seat: int, level: Level) -> None:
+        super().__init__(seed, seat)
+        self.level = level
+        self.slips = SLIPS[level]
+
+    def _stream(self, view: View) -> SeededStream:
+        # One stream per decision, named by where the game stands, as easy's are.
+        where = f"round {view.round} {len(view.plays)}"
+        return SeededStream(self.seed, f"level {self.level} {self.seat} {where}")
+
+    def discard(self, view: View) -> tuple[Card, ...]:
+        """A throw near the best, the nearer the likelier."""
+        from cribcli.analysis import analyse
+
+        options = analyse(view.hand, dealer=view.is_dealer, players=view.rules.players)
+        best = options[0].net
+        losses = [(option.discard, best - option.net) for option in options]
+        return pick(losses, self.slips.throw, self.slips.absurd, self._stream(view))
+
+    def play(self, view: View) -> Card:
+        """A lay near the careful best, the nearer the likelier."""
+        losses = lay_losses(view)
+        rank = pick(sorted(losses.items()), self.slips.play, self.slips.absurd, self._stream(view))
+        return next(card for card in view.playable() if card.rank == rank)
