@@ -4,11 +4,14 @@ played twice, the seats swapped), and hard's share of the games with its 95% int
 over the pairs. The figure to beat for issue 31 (hard reading the player across the
 table by how it plays).
 
-Run: python benchmarks/styles.py [PAIRS] [JOBS]   (prints figures; nothing is asserted)
+Run: python benchmarks/styles.py [PAIRS] [JOBS] [OPPONENT...]   (all four by default;
+prints figures, and each pair's wins as a JSON line, to compare two versions of hard pair
+by pair; nothing is asserted)
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from multiprocessing import get_context
@@ -50,17 +53,19 @@ def pair(task: tuple[str, int]) -> tuple[str, int]:
 def main() -> None:
     pairs = int(sys.argv[1]) if len(sys.argv) > 1 else 50
     jobs = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+    opponents = sys.argv[3:] or list(OPPONENTS)
     warm(True)  # hard's tables, once, before the workers fork
     start = time.perf_counter()
-    tasks = [(name, n) for name in OPPONENTS for n in range(pairs)]
+    tasks = [(name, n) for name in opponents for n in range(pairs)]
     with get_context("fork").Pool(jobs) as pool:
         results = pool.map(pair, tasks, chunksize=4)
     took = time.perf_counter() - start
     print(f"hard against each, {pairs} duplicate pairs ({2 * pairs} games) each, {took:.0f} s")
-    for name in OPPONENTS:
-        units = [(wins / 2, 1) for who, wins in results if who == name]
-        share, low, high = share_interval([(w * 2, 2) for w, _ in units])
+    for name in opponents:
+        units = [(wins, 2) for who, wins in results if who == name]
+        share, low, high = share_interval(units)
         print(f"  {name:12} hard wins {100 * share:5.1f}%  ({100 * low:.1f}% to {100 * high:.1f}%)")
+    print(json.dumps({name: [w for who, w in results if who == name] for name in opponents}))
 
 
 if __name__ == "__main__":

@@ -180,6 +180,30 @@ Action = Discard | Play | Claim | Forfeit
 
 
 @dataclass(frozen=True, slots=True)
+class ShownDeal:
+    """A deal played to its show, as the table saw it: the hands and the crib are laid
+    face up to be counted, and every card laid in the play was seen. ``thrown`` is what
+    each seat put in the crib: in the :class:`State`, every seat's; in a :class:`View`,
+    only the viewing seat's own (the others' are empty: which of the crib's cards came
+    from whom is not shown, though with two players each side can work it out)."""
+
+    dealer: int
+    starter: Card
+    kept: tuple[tuple[Card, ...], ...]
+    """Each seat's four cards, as shown."""
+    crib: tuple[Card, ...]
+    plays: tuple[tuple[int, Card], ...]
+    """Every card laid in the play, in order, with its seat."""
+    thrown: tuple[tuple[Card, ...], ...]
+
+    def seen_by(self, seat: int) -> ShownDeal:
+        """The deal as ``seat`` knows it: its own throw, no other's."""
+        return replace(
+            self, thrown=tuple(t if s == seat else () for s, t in enumerate(self.thrown))
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class State:
     """Everything about a game at one moment, hidden cards included. Never mutated."""
 
@@ -210,6 +234,8 @@ class State:
     winner: int | None = None
     shown: int = 0
     """Under muggins: how many of the round's hands (then the crib) have been counted."""
+    past: tuple[ShownDeal, ...] = ()
+    """This game's deals played to their show, in order."""
 
     @property
     def count(self) -> int:
@@ -553,7 +579,7 @@ def _show(state: State, events: list[Event]) -> State:
     if state.phase is Phase.OVER:
         return state
     events.append(RoundEnded(state.round, state.scores))
-    return _deal(state, (state.dealer + 1) % players, events)
+    return _deal(_shown(state), (state.dealer + 1) % players, events)
 
 
 def _claim(state: State, action: Claim, events: list[Event]) -> State:
@@ -577,7 +603,22 @@ def _claim(state: State, action: Claim, events: list[Event]) -> State:
     if state.shown <= state.rules.players:
         return state
     events.append(RoundEnded(state.round, state.scores))
-    return _deal(state, (state.dealer + 1) % state.rules.players, events)
+    return _deal(_shown(state), (state.dealer + 1) % state.rules.players, events)
+
+
+def _shown(state: State) -> State:
+    """The state with its deal, shown in full, added to the game's past."""
+    assert state.starter is not None
+    players = range(state.rules.players)
+    deal = ShownDeal(
+        dealer=state.dealer,
+        starter=state.starter,
+        kept=tuple(state.kept(seat) for seat in players),
+        crib=state.crib,
+        plays=state.plays,
+        thrown=tuple(state.discards[seat] or () for seat in players),
+    )
+    return replace(state, past=(*state.past, deal))
 
 
 def _opponent_left_of(state: State, seat: int) -> int:
@@ -658,6 +699,9 @@ class View:
     to_play: int | None
     crib: tuple[Card, ...] = ()
     """The crib, once it is turned up to be counted (under muggins)."""
+    past: tuple[ShownDeal, ...] = ()
+    """This game's deals played to their show, as this seat saw them
+    (:meth:`ShownDeal.seen_by`)."""
 
     @property
     def count(self) -> int:
@@ -697,4 +741,5 @@ def view(state: State, seat: int) -> View:
         passed=state.passed,
         to_play=state.to_play,
         crib=state.crib if state.phase is Phase.SHOW and state.shown >= state.rules.players else (),
+        past=tuple(deal.seen_by(seat) for deal in state.past),
     )

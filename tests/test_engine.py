@@ -395,3 +395,23 @@ def test_muggins_takes_missed_points_and_overclaims_score_the_truth() -> None:
     state, events = apply(state, Claim(0, 4))
     assert isinstance(events[-2], RoundEnded) and events[-2].scores == (18, 5)
     assert isinstance(events[-1], Dealt) and state.phase is Phase.DISCARD
+
+
+def test_a_deal_shown_is_kept_for_the_rest_of_the_game_each_seat_knowing_its_own_throw() -> None:
+    state, _ = new_game(Rules(first_dealer=0), 11)
+    first = state
+    state, _ = apply(state, Discard(1, state.hands[1][:2]))
+    state, _ = apply(state, Discard(0, state.hands[0][:2]))
+    while state.round == 1 and state.phase is Phase.PLAY:
+        state, _ = apply(state, legal_actions(state)[0])
+    assert state.round == 2 and len(state.past) == 1
+    deal = state.past[0]
+    assert deal.dealer == 0 and deal.starter == first.deck[12]  # (dealt 12, then cut)
+    assert deal.kept == (first.dealt[0][2:], first.dealt[1][2:])
+    assert deal.thrown == (first.dealt[0][:2], first.dealt[1][:2])
+    assert sorted(deal.crib) == sorted(first.dealt[0][:2] + first.dealt[1][:2])
+    assert len(deal.plays) == 8 and {c for _, c in deal.plays} == {*deal.kept[0], *deal.kept[1]}
+    mine, theirs = view(state, 0).past[0], view(state, 1).past[0]
+    assert mine.thrown == (first.dealt[0][:2], ()) and theirs.thrown == ((), first.dealt[1][:2])
+    assert mine.kept == deal.kept and mine.crib == deal.crib and mine.plays == deal.plays
+    assert view(state, 0).past == (mine,) and view(first, 0).past == ()

@@ -42,6 +42,8 @@ def throw_first_two(session: Session, seat: int) -> None:
         ("3 muggins", TableSetup(3, muggins=True)),
         ("2 121 computer 1 easy away 5", TableSetup(2, False, False, 1, Level.EASY, 300.0)),
         ("short away 0.5", TableSetup(short=True, away=30.0)),
+        ("2 level 5 computers 1", TableSetup(2, computers=1, level=Level.FIVE)),
+        ("level 10 3", TableSetup(3, level=Level.HARD)),
     ],
 )
 def test_a_table_as_asked_for(words: str, setup: TableSetup) -> None:
@@ -56,6 +58,7 @@ def test_a_table_as_asked_for(words: str, setup: TableSetup) -> None:
         ("away -1", "`away` is not something a table has"),
         ("away 100000", "`away` is not something a table has"),  # over a day
         ("computers", "`computers` is not something a table has"),
+        ("level 11", "`level` is not something a table has"),
     ],
 )
 def test_what_a_table_cannot_have(words: str, says: str) -> None:

@@ -90,11 +90,22 @@ def test_the_fit_of_one_pair_gives_its_record_with_half_a_game_more_each() -> No
 # --- the shipped anchors --------------------------------------------------------------
 
 
-def test_the_shipped_anchors_are_ordered_easy_normal_hard() -> None:
+def test_the_shipped_anchors_rise_with_the_level_from_1_to_10() -> None:
     levels = anchors()
-    assert levels[Level.EASY].mu < levels[Level.NORMAL].mu < levels[Level.HARD].mu
+    assert list(levels) == list(Level)  # every level has one, in the order of their marks
+    marks = [levels[level].mu for level in Level]
+    assert marks == sorted(marks) and len(set(marks)) == len(marks)
     assert levels[Level.NORMAL].mu == MU and levels[Level.NORMAL].rating == 1500
     assert {anchor.sigma for anchor in levels.values()} == {ANCHOR_SIGMA}
+
+
+def test_each_level_beats_the_one_below_it_in_55_to_65_percent_of_its_games() -> None:
+    # The ladder's calibration, as shipped: each step's share of 1,000 duplicate games.
+    table = measured.read(ratings.ANCHORS)
+    ladder = list(Level)
+    for weaker, stronger in itertools.pairwise(ladder):
+        match = table["matches"][f"{stronger} v {weaker}"]
+        assert match["games"] >= 1000 and 0.55 <= match["win rate"] <= 0.65
 
 
 def test_the_anchors_file_is_its_writer_s_and_its_levels_are_fitted_to_its_matches() -> None:
@@ -109,7 +120,7 @@ def test_the_anchors_file_is_its_writer_s_and_its_levels_are_fitted_to_its_match
         assert match["games"] == games and sum(match["blocks"]) == match["wins"]
         assert match["win rate"] == round(match["wins"] / games, 4)
         matches[first, second] = (match["games"], match["wins"])
-    assert set(matches) == set(itertools.combinations((Level.HARD, Level.NORMAL, Level.EASY), 2))
+    assert set(matches) == set(tool("anchors").PAIRS)
     for level, mu in fit_levels(matches).items():
         assert table["levels"][level] == {"mu": round(mu, 2), "rating": rating_of(round(mu, 2), 1)}
 
@@ -119,7 +130,7 @@ def test_the_anchors_matches_are_what_the_tool_plays() -> None:
     made = tool("anchors")
     table = measured.read(ratings.ANCHORS)
     seed = table["made_by"].split("--seed ")[1]
-    for pair in ((Level.NORMAL, Level.EASY), (Level.HARD, Level.NORMAL)):
+    for pair in ((Level.FIVE, Level.FOUR), (Level.NORMAL, Level.EASY), (Level.HARD, Level.NORMAL)):
         again = made.play(pair, made.BLOCK, seed, jobs=1)
         assert made.blocks(again) == table["matches"][made.match_key(pair)]["blocks"][:1]
 

@@ -142,6 +142,7 @@ def test_what_a_person_types_wrong_is_one_line(
             ("new computers ²", r"`computers` is not something a table has"),
             ("new 2 away -1", r"`away` is not something a table has"),
             ("dance", r"`dance` is not a lobby command: `help` lists them"),
+            ("solo 11", r"solo LEVEL: 1 to 10, or easy \(1\), normal \(9\), hard \(10\)\."),
             ("x" * 201, r"a line is at most 200 characters"),
             ("stats", r"No finished games yet: `solo` plays the computer, `new` opens"),
         ):

@@ -18,6 +18,7 @@ all of it the hard computer's games).
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import time
 
@@ -28,7 +29,7 @@ from cribcli.runner import run_match
 
 LADDER = tuple(Level)
 PAIRS = (
-    *((stronger, weaker) for weaker, stronger in zip(LADDER, LADDER[1:])),
+    *((stronger, weaker) for weaker, stronger in itertools.pairwise(LADDER)),
     (Level.NORMAL, Level.EASY),
 )
 """The matches, the stronger level first: each level against the one below it (the

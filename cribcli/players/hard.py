@@ -28,9 +28,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable
-from functools import lru_cache
-from itertools import combinations, combinations_with_replacement
-from operator import itemgetter
+from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, NamedTuple
 
 from cribcli.cards import JACK, Card, SeededStream
@@ -38,6 +36,14 @@ from cribcli.engine import View
 from cribcli.players import cribs, odds, pegs
 from cribcli.players.base import Objective
 from cribcli.players.careful import against, laid_carefully, unseen_after, win_against
+from cribcli.players.habits import (
+    CRIBS,
+    KEPT_VALUES,
+    Habits,
+    Style,
+    laid_as,
+    likely_keeps,
+)
 from cribcli.players.normal import NormalPlayer, pile_ranks, unseen_by
 from cribcli.players.pegging import points, value
 from cribcli.scoring import COUNT_LIMIT, KEPT_SIZE, MAX_SHOW, rank_key, rank_table, show_total
@@ -57,9 +63,6 @@ LAID = 20
 """... and one whose cards laid so far it would have laid as it did, each a careful
 player's choice (:func:`cribcli.players.careful.laid_carefully`), this many times. The
 normal computer keeps and lays so; other players may not, so no hand is ruled out."""
-KEEP_CLOSE = 0.05
-"""Keeps this close to the best by ranks are all taken as likely (suits move them a
-little)."""
 WIN_DEALS = 60
 """The first this many of them make the search to win near the end, which is slower (the
 scores are part of what it searches)..."""
@@ -83,8 +86,10 @@ class Sample(NamedTuple):
     thrown: tuple[int, ...]
 
 
-Draws = list[tuple[Sample, int]]
+Draws = list[tuple[Sample, float]]
 """Sampled hands, each with its weight."""
+Hands = list[tuple[Sample, int]]
+"""Sampled hands drawn again by their weights, each weighing 1."""
 
 
 class Option(NamedTuple):
@@ -223,7 +228,7 @@ class HardPlayer(NormalPlayer):
                 )
         return weights, chances
 
-    def _sample_hands(self, view: View) -> Draws:
+    def _sample_hands(self, view: View) -> Hands:
         """:data:`PLAY_DEALS` hands the other player could hold and what it threw, as
         ranks, each weighing 1.
 
@@ -246,7 +251,7 @@ class HardPlayer(NormalPlayer):
             return []
         reading = Reading.of(view)
         stream = self._stream(view, "play")
-        weights: dict[Sample, int] = {}
+        weights: dict[Sample, float] = {}
         draws = []
         for _ in range(PLAY_DEALS * CANDIDATES):
             held = stream.sample(pool, size)
@@ -262,8 +267,9 @@ class HardPlayer(NormalPlayer):
 
 
 class Reading(NamedTuple):
-    """What the other player did this deal, as one seat saw it: enough to weigh each hand
-    it could hold by how well the hand fits."""
+    """What the other player did this deal, as one seat saw it, and what its deals shown
+    before say of its style: enough to weigh each hand it could hold by how well the hand
+    fits."""
 
     laid: tuple[int, ...]
     """The ranks it laid, in order."""
@@ -272,6 +278,8 @@ class Reading(NamedTuple):
     starter: int
     dealer: bool
     """Whether the other player deals."""
+    habits: Habits = Habits()
+    """Each style's chance, from the deals shown so far (:mod:`cribcli.players.habits`)."""
 
     @classmethod
     def of(cls, view: View) -> Reading:
@@ -283,20 +291,33 @@ class Reading(NamedTuple):
             plays=tuple((seat == other, card.rank) for seat, card in view.plays),
             starter=view.starter.rank,
             dealer=not view.is_dealer,
+            habits=Habits.of(view),
         )
 
-    def weight(self, sample: Sample) -> int:
-        """How much a hand it could hold counts: :data:`KEPT` times more if it would have
-        kept those four of the six, and :data:`LAID` times more if it would have laid its
-        cards so far as it did, laying carefully."""
+    def weight(self, sample: Sample) -> float:
+        """How much a hand it could hold counts: for each style the other may play, by
+        its chance, :data:`KEPT` times more if a player of that style would have kept
+        those four of the six, and :data:`LAID` times more if it would have laid its
+        cards so far as it did (a random player: as much as any other hand)."""
         kept = tuple(sorted(self.laid + sample.held))
-        likely = kept in likely_keeps(tuple(sorted(kept + sample.thrown)), self.dealer)
-        weight = KEPT if likely else 1
+        six = tuple(sorted(kept + sample.thrown))
         # What it could not see as the play began: not its six cards, not the starter.
         hidden = unseen_after((*kept, *sample.thrown, self.starter))
-        if laid_carefully(self.plays, sample.held, hidden):
-            weight *= LAID
-        return weight
+        careful: bool | None = None  # (how a careful player lays: the crib-minded too)
+        total = 0.0
+        for style, chance in self.habits.noticed:
+            if style is Style.RANDOM:
+                total += chance
+                continue
+            weight = KEPT if kept in likely_keeps(six, self.dealer, style) else 1
+            if style is Style.GREEDY:
+                laid = laid_as(style, self.plays, sample.held, hidden)
+            else:
+                if careful is None:
+                    careful = laid_carefully(self.plays, sample.held, hidden)
+                laid = careful
+            total += chance * weight * (LAID if laid else 1)
+        return total
 
 
 def discard_options(view: View, objective: Objective = Objective.WIN) -> list[Option]:
@@ -427,61 +448,6 @@ def needs(view: View) -> tuple[int, int]:
     )
 
 
-@lru_cache(maxsize=4096)
-def _kept_value(ranks: tuple[int, ...]) -> float:
-    table = rank_table()
-    key = rank_key(ranks)
-    total = weight = 0.0
-    for starter, starter_key in _STARTER_KEYS:
-        left = 4 - ranks.count(starter)
-        total += left * table[key + starter_key]
-        weight += left
-    return total / weight
-
-
-_STARTER_KEYS = tuple((rank, rank_key((rank,))) for rank in range(1, 14))
-"""Each rank a starter could be, with its :func:`cribcli.scoring.rank_key`."""
-
-
-def kept_value(four: Iterable[int]) -> float:
-    """Four ranks' average show over the starters (fifteens, pairs and runs only)."""
-    return _kept_value(tuple(sorted(four)))
-
-
-_THROWS = tuple(
-    (itemgetter(*thrown), itemgetter(*(n for n in range(6) if n not in thrown)))
-    for thrown in combinations(range(6), 6 - KEPT_SIZE)
-)
-"""Each two of six cards to throw, and the four kept, by their places among the six."""
-
-
-class _KeptValues(dict[tuple[int, ...], float]):
-    """:func:`kept_value` of four sorted ranks, each worked out once: a look-up, as
-    :func:`likely_keeps` asks it fifteen times a hand."""
-
-    def __missing__(self, four: tuple[int, ...]) -> float:
-        self[four] = found = _kept_value(four)
-        return found
-
-
-class _Cribs(dict[tuple[int, ...], float]):
-    """:func:`cribcli.players.cribs.random_crib` of two sorted ranks, for the dealer or
-    taken off for the pone, each worked out once (a look-up, as :class:`_KeptValues`)."""
-
-    def __init__(self, dealer: bool) -> None:
-        super().__init__()
-        self.dealer = dealer
-
-    def __missing__(self, two: tuple[int, ...]) -> float:
-        crib = cribs.random_crib(two)
-        self[two] = found = crib if self.dealer else -crib
-        return found
-
-
-_KEPT_VALUES = _KeptValues()
-_CRIBS = {True: _Cribs(True), False: _Cribs(False)}
-
-
 def warm(endgame: bool, objectives: Iterable[Objective] = (Objective.WIN,)) -> None:
     """Work out now the tables the hard computer reads in every deal of two players (the
     values of the throws and keeps, the pegging; near the end, ``endgame``, the chances
@@ -491,37 +457,20 @@ def warm(endgame: bool, objectives: Iterable[Objective] = (Objective.WIN,)) -> N
     pegs.table()
     # Each is worked out as it is first read.
     for two in combinations_with_replacement(range(1, 14), 6 - KEPT_SIZE):
-        _ = _CRIBS[True][two], _CRIBS[False][two]
+        _ = CRIBS[True][two], CRIBS[False][two]
     for four in combinations_with_replacement(range(1, 14), KEPT_SIZE):
-        _ = _KEPT_VALUES[four]
+        _ = KEPT_VALUES[four]
     if endgame:
         odds.warm(objectives)
 
 
-@lru_cache(maxsize=1 << 14)
-def likely_keeps(six: tuple[int, ...], dealer: bool) -> frozenset[tuple[int, ...]]:
-    """The four of ``six`` ranks (sorted) a player who discards by the exact analysis
-    would keep, as the dealer or not, by ranks alone: the keeps within :data:`KEEP_CLOSE`
-    of the best hand plus or minus crib (:func:`kept_value`,
-    :func:`cribcli.players.cribs.random_crib`). Suits move it a little (a flush, his
-    nobs); it names the normal computer's keep nine times in ten."""
-    crib = _CRIBS[dealer]
-    nets: dict[tuple[int, ...], float] = {}
-    for throw, keep in _THROWS:
-        kept = keep(six)
-        if kept not in nets:  # a pair thrown as another pair keeps the same ranks
-            nets[kept] = _KEPT_VALUES[kept] + crib[throw(six)]
-    best = max(nets.values())
-    return frozenset(keep for keep, net in nets.items() if net >= best - KEEP_CLOSE)
-
-
-def resample(draws: Draws, size: int, stream: SeededStream) -> Draws:
+def resample(draws: Draws, size: int, stream: SeededStream) -> Hands:
     """``size`` draws taken again from ``draws`` in proportion to their weights, each then
     weighing 1 (systematic resampling: one random start, evenly spaced)."""
     total = sum(weight for _, weight in draws)
     step = total / size
     point = stream.below(1 << 30) / (1 << 30) * step
-    taken: Draws = []
+    taken: Hands = []
     reached = 0.0
     for sample, weight in draws:
         reached += weight

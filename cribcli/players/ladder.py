@@ -50,30 +50,43 @@ class Slips:
 
 
 SLIPS: Mapping[Level, Slips] = {
-    Level.TWO: Slips(throw=10.0, play=20.0, absurd=13.5),
-    Level.THREE: Slips(throw=6.0, play=12.0, absurd=8.7),
-    Level.FOUR: Slips(throw=4.2, play=8.4, absurd=6.5),
-    Level.FIVE: Slips(throw=3.1, play=6.2, absurd=5.2),
-    Level.SIX: Slips(throw=2.1, play=4.2, absurd=4.0),
-    Level.SEVEN: Slips(throw=1.2, play=2.4, absurd=2.9),
-    Level.EIGHT: Slips(throw=0.65, play=1.3, absurd=2.3),
+    Level.TWO: Slips(throw=8.67, play=17.34, absurd=11.9),
+    Level.THREE: Slips(throw=5.31, play=10.62, absurd=7.9),
+    Level.FOUR: Slips(throw=3.82, play=7.64, absurd=6.1),
+    Level.FIVE: Slips(throw=2.66, play=5.32, absurd=4.7),
+    Level.SIX: Slips(throw=1.86, play=3.72, absurd=3.7),
+    Level.SEVEN: Slips(throw=1.04, play=2.08, absurd=2.7),
+    Level.EIGHT: Slips(throw=0.52, play=1.04, absurd=2.1),
 }
 """How each level between easy (1) and normal (9) slips."""
+
+
+def chances(
+    losses: Sequence[tuple[T, float]], temperature: float, absurd: float
+) -> list[tuple[T, float]]:
+    """The choices a level would make, each with its loss against the best (the best's
+    is 0), and the chance it makes each: those within ``absurd`` points of the best, in
+    proportion to ``exp(-loss / temperature)``; the others never."""
+    fair = [(choice, math.exp(-loss / temperature)) for choice, loss in losses if loss <= absurd]
+    total = sum(weight for _, weight in fair)
+    return [(choice, weight / total) for choice, weight in fair]
+
+
+FRACTION = 1 << 53
+"""A draw's resolution: a float's fraction bits."""
 
 
 def pick(
     losses: Sequence[tuple[T, float]], temperature: float, absurd: float, stream: SeededStream
 ) -> T:
-    """One of the choices, each with its loss against the best (the best's is 0): those
-    within ``absurd``, each taken with chance proportional to ``exp(-loss / temperature)``."""
-    fair = [(choice, math.exp(-loss / temperature)) for choice, loss in losses if loss <= absurd]
-    total = sum(weight for _, weight in fair)
-    point = stream.below(1 << 53) / (1 << 53) * total
-    for choice, weight in fair:
-        point -= weight
+    """One of the choices, drawn from ``stream`` by its :func:`chances`."""
+    fair = chances(losses, temperature, absurd)
+    point = stream.below(FRACTION) / FRACTION
+    for choice, chance in fair:
+        point -= chance
         if point < 0:
             return choice
-    return fair[-1][0]
+    return fair[-1][0]  # (what rounding leaves past the last)
 
 
 def lay_losses(view: View) -> dict[int, float]:

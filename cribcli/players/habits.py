@@ -1,0 +1,299 @@
+"""The other player's habits: which way of keeping and laying fits what it has shown.
+
+After each show of a game of two, the hard computer knows all six cards the other player
+was dealt (its four are laid face up, and its two are in the crib, beside hard's own
+two), which four it kept, and every card it laid and when. Over the deals shown so far it
+weighs how well each of four styles would have chosen as the other did:
+
+- **careful**, as the normal computer: it keeps the four worth most with the crib, plus
+  or minus, and lays the card with the best points less the answer it fears;
+- **greedy**: it keeps the best four for the hand alone, the crib forgotten, and lays
+  what scores most now;
+- **crib-minded**: it throws for the crib, its own as rich as it can make it, the
+  other's as poor, and lays carefully;
+- **random**: any choice as likely as any other.
+
+Each style but random makes its own choice (or one of several as good) but for a
+:data:`STRAY` share of its decisions, when it makes any other; so a choice unlike a style
+counts against it, and no style is ever ruled out. The styles' chances start from
+:data:`PRIOR` (most players keep and lay with some care) and move with each keep and each
+lay that had a choice (Bayes' rule). Hard weighs the hands it deals the other in its head
+by the mixture (:meth:`Habits.fit`): what it has seen, never what it may not see.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+from itertools import combinations
+from operator import itemgetter
+from typing import NamedTuple
+
+from cribcli.engine import ShownDeal, View
+from cribcli.players import cribs
+from cribcli.players.careful import Ranks, Unseen, chosen, unseen_after
+from cribcli.players.pegging import VALUES, laid_on, points
+from cribcli.scoring import COUNT_LIMIT, KEPT_SIZE, rank_key, rank_table
+
+
+class Style(StrEnum):
+    """A way of keeping and laying cards."""
+
+    CAREFUL = "careful"
+    GREEDY = "greedy"
+    CRIB_MINDED = "crib-minded"
+    RANDOM = "random"
+
+
+PRIOR = {Style.CAREFUL: 0.94, Style.GREEDY: 0.02, Style.CRIB_MINDED: 0.02, Style.RANDOM: 0.02}
+"""What hard believes of a player once it has seen it show a hand, before weighing what
+the hand says (until then it reads the other as careful, as it always has: the
+normal computer's way is the one measured best against the most players)."""
+STRAY = 0.1
+"""The share of its decisions a player of a style makes otherwise (a whim, a flush or his
+nobs, which the styles' keeps by ranks do not see)."""
+KEEP_CLOSE = 0.05
+"""Keeps this close to a style's best by ranks are all that style's (suits move them a
+little)."""
+THROWS = 15
+"""The ways to throw two of six."""
+NOTICED = 0.01
+"""A style with less chance than this is left out of the weighing (it would change
+nothing): the weighing then costs no more than the careful model's alone."""
+
+
+# --- the styles' keeps ----------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _kept_value(ranks: tuple[int, ...]) -> float:
+    table = rank_table()
+    key = rank_key(ranks)
+    total = weight = 0.0
+    for starter, starter_key in _STARTER_KEYS:
+        left = 4 - ranks.count(starter)
+        total += left * table[key + starter_key]
+        weight += left
+    return total / weight
+
+
+_STARTER_KEYS = tuple((rank, rank_key((rank,))) for rank in range(1, 14))
+"""Each rank a starter could be, with its :func:`cribcli.scoring.rank_key`."""
+
+
+def kept_value(four: Ranks) -> float:
+    """Four ranks' average show over the starters (fifteens, pairs and runs only)."""
+    return _kept_value(tuple(sorted(four)))
+
+
+_THROWS = tuple(
+    (itemgetter(*thrown), itemgetter(*(n for n in range(6) if n not in thrown)))
+    for thrown in combinations(range(6), 6 - KEPT_SIZE)
+)
+"""Each two of six cards to throw, and the four kept, by their places among the six."""
+
+
+class _KeptValues(dict[tuple[int, ...], float]):
+    """:func:`kept_value` of four sorted ranks, each worked out once: a look-up, as
+    :func:`likely_keeps` asks it fifteen times a hand."""
+
+    def __missing__(self, four: tuple[int, ...]) -> float:
+        self[four] = found = _kept_value(four)
+        return found
+
+
+class _Cribs(dict[tuple[int, ...], float]):
+    """:func:`cribcli.players.cribs.random_crib` of two sorted ranks, for the dealer or
+    taken off for the pone, each worked out once (a look-up, as :class:`_KeptValues`)."""
+
+    def __init__(self, dealer: bool) -> None:
+        super().__init__()
+        self.dealer = dealer
+
+    def __missing__(self, two: tuple[int, ...]) -> float:
+        crib = cribs.random_crib(two)
+        self[two] = found = crib if self.dealer else -crib
+        return found
+
+
+KEPT_VALUES = _KeptValues()
+CRIBS = {True: _Cribs(True), False: _Cribs(False)}
+
+
+@lru_cache(maxsize=1 << 14)
+def likely_keeps(
+    six: tuple[int, ...], dealer: bool, style: Style = Style.CAREFUL
+) -> frozenset[tuple[int, ...]]:
+    """The fours of ``six`` ranks (sorted) a player of ``style`` would keep, as the dealer
+    or not, by ranks alone: those within :data:`KEEP_CLOSE` of the style's best. Careful:
+    the best hand plus or minus crib (:func:`kept_value`,
+    :func:`cribcli.players.cribs.random_crib`; it names the normal computer's keep nine
+    times in ten); greedy: the best hand; crib-minded: the best crib for the dealer, the
+    worst for the pone. Every keep for random."""
+    crib = CRIBS[dealer]
+    nets: dict[tuple[int, ...], float] = {}
+    for throw, keep in _THROWS:
+        kept = keep(six)
+        if kept not in nets:  # a pair thrown as another pair keeps the same ranks
+            if style is Style.CAREFUL:
+                nets[kept] = KEPT_VALUES[kept] + crib[throw(six)]
+            elif style is Style.GREEDY:
+                nets[kept] = KEPT_VALUES[kept]
+            elif style is Style.CRIB_MINDED:
+                nets[kept] = crib[throw(six)]  # (the pone's is the crib taken off)
+            else:
+                nets[kept] = 0.0
+    best = max(nets.values())
+    return frozenset(keep for keep, net in nets.items() if net >= best - KEEP_CLOSE)
+
+
+# --- the styles' lays -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Lay:
+    """One of a player's lays that had a choice: the ranks that fitted, and the rank laid,
+    with what it knew then."""
+
+    hand: Ranks
+    """All it held before laying (sorted)."""
+    pile: Ranks
+    count: int
+    unseen: Unseen
+    reply: int
+    """How many cards the other held, if it could still answer on this count (else 0)."""
+    out: bool
+    """Whether the other had said go on this count."""
+    fits: int
+    """How many ranks of the hand fitted."""
+    rank: int
+
+
+def lays(plays: tuple[tuple[bool, int], ...], held: Ranks, unseen: Unseen) -> Iterator[Lay]:
+    """The lays of a deal's play that had a choice, for the player whose cards are those
+    marked in ``plays`` (every card laid, in order, each marked whether it was this
+    player's), holding ``held`` still, who could not see ``unseen`` as the play began
+    (two players, four cards each)."""
+    mine = [rank for its, rank in plays if its]
+    left = list(unseen)
+    theirs_held = KEPT_SIZE
+    counts = laid_on(tuple(rank for _, rank in plays))
+    for i, ((its, rank), (pile, count)) in enumerate(zip(plays, counts, strict=True)):
+        if not its:
+            left[rank - 1] -= 1
+            theirs_held -= 1
+            continue
+        hand = tuple(sorted((*mine, *held)))
+        fits = len({r for r in hand if VALUES[r] <= COUNT_LIMIT - count})
+        if fits > 1:
+            out = (bool(pile) and plays[i - 1][0]) or not theirs_held  # they said go
+            reply = 0 if out else theirs_held
+            yield Lay(hand, pile, count, tuple(left), reply, out, fits, rank)
+        mine.remove(rank)
+
+
+@lru_cache(maxsize=1 << 14)
+def greedy_lays(hand: Ranks, pile: Ranks, count: int) -> frozenset[int]:
+    """The ranks a greedy player lays: those that score most now; of those, the highest
+    in value."""
+    room = COUNT_LIMIT - count
+    options = {rank for rank in hand if VALUES[rank] <= room}
+    worth = {rank: (points((*pile, rank), count + VALUES[rank]), VALUES[rank]) for rank in options}
+    best = max(worth.values())
+    return frozenset(rank for rank, key in worth.items() if key == best)
+
+
+def lay_choices(style: Style, lay: Lay) -> frozenset[int] | None:
+    """The ranks a player of ``style`` would lay (None: any, at random)."""
+    if style is Style.RANDOM:
+        return None
+    if style is Style.GREEDY:
+        return greedy_lays(lay.hand, lay.pile, lay.count)
+    return chosen(lay.hand, lay.pile, lay.count, lay.unseen, lay.reply, lay.out)
+
+
+def laid_as(style: Style, plays: tuple[tuple[bool, int], ...], held: Ranks, unseen: Unseen) -> bool:
+    """Whether a player of ``style`` holding ``held`` now would have laid its cards of this
+    deal's play as it did (see :func:`lays`)."""
+    return all(
+        (choices := lay_choices(style, lay)) is None or lay.rank in choices
+        for lay in lays(plays, held, unseen)
+    )
+
+
+# --- the weighing -------------------------------------------------------------------
+
+
+def _chance(
+    choices: frozenset[int] | frozenset[tuple[int, ...]] | None, made: object, ways: int
+) -> float:
+    """The chance a player of a style makes the choice ``made`` of ``ways``, its style's
+    being ``choices`` (None: any, at random)."""
+    if choices is None:
+        return 1 / ways
+    return (1 - STRAY) * (made in choices) / len(choices) + STRAY / ways
+
+
+def deal_evidence(deal: ShownDeal, other: int) -> dict[Style, float]:
+    """How likely each style makes the choices ``other`` made in a deal shown (two
+    players; the log of the chance, over its keep and its lays with a choice)."""
+    mine = next(thrown for seat, thrown in enumerate(deal.thrown) if seat != other)
+    theirs = tuple(card for card in deal.crib if card not in mine)
+    kept = tuple(sorted(card.rank for card in deal.kept[other]))
+    six = tuple(sorted((*kept, *(card.rank for card in theirs))))
+    dealer = deal.dealer == other
+    plays = tuple((seat == other, card.rank) for seat, card in deal.plays)
+    # What it could not see as the play began: neither its six cards nor the starter.
+    hidden = unseen_after((*six, deal.starter.rank))
+    laid = list(lays(plays, (), hidden))  # (all laid by the end of the play)
+    evidence = {}
+    for style in Style:
+        keeps = None if style is Style.RANDOM else likely_keeps(six, dealer, style)
+        total = math.log(_chance(keeps, kept, THROWS))
+        for lay in laid:
+            total += math.log(_chance(lay_choices(style, lay), lay.rank, lay.fits))
+        evidence[style] = total
+    return evidence
+
+
+FIRST = ((Style.CAREFUL, 1.0),)
+"""The reading before any deal is shown."""
+
+
+@lru_cache(maxsize=256)
+def _mixture(past: tuple[ShownDeal, ...], other: int) -> tuple[tuple[Style, float], ...]:
+    """Each style's chance after the deals shown (two players): :data:`PRIOR`, weighed by
+    how likely each style makes the choices seen (:data:`FIRST` before any)."""
+    shown = [deal for deal in past if len(deal.kept) == 2 and len(deal.crib) == KEPT_SIZE]
+    if not shown:
+        return FIRST
+    logs = {style: math.log(chance) for style, chance in PRIOR.items()}
+    for deal in shown:
+        for style, evidence in deal_evidence(deal, other).items():
+            logs[style] += evidence
+    top = max(logs.values())
+    weights = {style: math.exp(value - top) for style, value in logs.items()}
+    total = sum(weights.values())
+    return tuple((style, weight / total) for style, weight in weights.items())
+
+
+class Habits(NamedTuple):
+    """What the other player's shown deals say of its style: each style's chance."""
+
+    mixture: tuple[tuple[Style, float], ...] = FIRST
+
+    @classmethod
+    def of(cls, view: View) -> Habits:
+        """The other player's habits (two players), from the deals ``view`` has seen shown."""
+        return cls(_mixture(view.past, 1 - view.seat))
+
+    def chance(self, style: Style) -> float:
+        return dict(self.mixture)[style]
+
+    @property
+    def noticed(self) -> tuple[tuple[Style, float], ...]:
+        """The styles with a chance worth weighing (:data:`NOTICED`)."""
+        return tuple((style, chance) for style, chance in self.mixture if chance >= NOTICED)
