@@ -272,7 +272,7 @@ def _game(
         if command is None:
             level, objective = level_of(spec)
             kept = None if objective is Objective.WIN else objective
-            name = f"{level.capitalize()} {seat}"
+            name = f"{level.label.capitalize()} {seat}"
             seats.append(Seat(name, "computer", level, objective=kept))
         else:
             engines[seat] = kept_engine(command, seat, setup.move_time, setup.sandbox, setup.hidden)

@@ -91,7 +91,11 @@ def test_enter_takes_the_default_of_every_question(tmp_path: Path) -> None:
     # a first game: Enter takes the level shown, and how to play is told once
     child = spawn(tmp_path)
     question = settle(child)
-    assert question.rstrip().endswith("How strong a computer? (easy, normal, hard) [normal]:")
+    asked = "How strong a computer? (1 to 10, or easy (1), normal (9), hard (10)) [normal]:"
+    assert " ".join(question.split()).endswith(asked)
+    child.send("11\r")  # no such level: said so, and asked again
+    again = " ".join(settle(child).split())
+    assert "Error: `11` is not a level: 1 to 10" in again and again.endswith(asked)
     child.send("\r")
     first = settle(child)
     assert "Error" not in first and "Put 2 in the crib>" in first
@@ -120,7 +124,7 @@ def test_enter_takes_the_default_of_every_question(tmp_path: Path) -> None:
     settings = tmp_path / "settings.toml"
     settings.write_text(settings.read_text().replace('"normal"', '"hard"'), encoding="utf-8")
     child = spawn(tmp_path)
-    assert settle(child).rstrip().endswith("(easy, normal, hard) [hard]:")
+    assert settle(child).rstrip().endswith("normal (9), hard (10)) [hard]:")
     child.send("\r")
     assert "Put 2 in the crib>" in settle(child)
     assert 'level = "hard"' in (tmp_path / "save.toml").read_text(encoding="utf-8")
