@@ -121,13 +121,18 @@ def playing(hand: str, pile: str, to_play: int = 0) -> State:
 
 def test_a_lay_s_loss_worked_by_hand() -> None:
     # The other side has said go on 20 (a ten and a ten). The third ten is three of a
-    # kind for 6 (and the ace then makes 31 for 2 more); the ace first scores nothing
-    # now. The careful measure, the other out: the points now and 0.02 a pip kept back,
-    # so the ace loses 6 + 0.02 * (10 - 1) = 6.18 against the ten.
+    # kind for 6, and the ace then makes 31 for 2: 8. The ace first makes 21, nothing,
+    # and the ten then 31 for 2: 2. Both lay two cards: the ace loses 6.
     state = playing("AS 10S", "10H 10C")
-    assert lay_losses(view(state, 0)) == {10: 0.0, 1: pytest.approx(6.18)}
+    assert lay_losses(view(state, 0)) == {10: 0.0, 1: 6.0}
     # With a king instead, either order makes 31 for 2: both are best, neither a slip.
     assert lay_losses(view(playing("AS KH", "10H 10C"), 0)) == {1: 0.0, 13: 0.0}
+    # On a 2, the other out: 4-9-9-K. The 4 first, then a 9 makes 15 (2), the other 9 a
+    # pair (2) and 24... a king would pass 31: 4 points in three cards. A 9 first: 11,
+    # then the 4 makes 15 (2), the other 9 gives 24, no pair (4 between): 2 points. The
+    # king first: 12, 9 makes 21, 9 a pair (2), 30: 2. The best is the 4.
+    losses = lay_losses(view(playing("4S 9C 9D KH", "2H"), 0))
+    assert losses[4] == 0.0 and losses[9] == pytest.approx(2.0) and losses[13] > 0
 
 
 def test_a_slipping_player_lays_only_what_fits_and_replays_alike() -> None:

@@ -9,6 +9,8 @@ assumes it does never sets a trap and fears plays nobody would make.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
 from math import comb
@@ -88,12 +90,33 @@ def _chosen(
     return {rank for rank, weight in weights.items() if weight == best}
 
 
-def laid_carefully(plays: tuple[tuple[bool, int], ...], held: Ranks, unseen: Unseen) -> bool:
-    """Whether a careful player holding ``held`` now would have laid its cards of this
-    deal's play as it did, each one of :func:`chosen` (two players, four cards each).
-    ``plays``: the cards laid, in order, each marked whether it was this player's;
-    ``unseen``: what it could not see as the play began (neither its own six cards nor
-    the starter)."""
+@dataclass(frozen=True, slots=True)
+class Lay:
+    """One of a player's lays that had a choice of rank, with what it knew then."""
+
+    hand: Ranks
+    """All it held before laying (sorted)."""
+    pile: Ranks
+    count: int
+    unseen: Unseen
+    reply: int
+    """How many cards the other held, if it could still answer on this count (else 0)."""
+    out: bool
+    """Whether the other had said go on this count."""
+    rank: int
+    """The rank it laid."""
+
+    @property
+    def fitting(self) -> Ranks:
+        """The cards of its hand that fitted (ranks, one for each card)."""
+        return tuple(rank for rank in self.hand if VALUES[rank] <= COUNT_LIMIT - self.count)
+
+
+def lays(plays: tuple[tuple[bool, int], ...], held: Ranks, unseen: Unseen) -> Iterator[Lay]:
+    """The lays of a deal's play that had a choice of rank, for the player whose cards are
+    those marked in ``plays`` (every card laid, in order, each marked whether it was this
+    player's), holding ``held`` still, who could not see ``unseen`` as the play began
+    (neither its own six cards nor the starter; two players, four cards each)."""
     mine = [rank for its, rank in plays if its]
     left = list(unseen)
     theirs_held = KEPT_SIZE
@@ -103,12 +126,20 @@ def laid_carefully(plays: tuple[tuple[bool, int], ...], held: Ranks, unseen: Uns
             left[rank - 1] -= 1
             theirs_held -= 1
             continue
-        out = (bool(pile) and plays[i - 1][0]) or not theirs_held  # they said go
         hand = tuple(sorted((*mine, *held)))
-        if rank not in chosen(hand, pile, count, tuple(left), 0 if out else theirs_held, out):
-            return False
+        if len({r for r in hand if VALUES[r] <= COUNT_LIMIT - count}) > 1:
+            out = (bool(pile) and plays[i - 1][0]) or not theirs_held  # they said go
+            yield Lay(hand, pile, count, tuple(left), 0 if out else theirs_held, out, rank)
         mine.remove(rank)
-    return True
+
+
+def laid_carefully(plays: tuple[tuple[bool, int], ...], held: Ranks, unseen: Unseen) -> bool:
+    """Whether a careful player holding ``held`` now would have laid its cards of this
+    deal's play as it did, each one of :func:`chosen` (see :func:`lays`)."""
+    return all(
+        lay.rank in chosen(lay.hand, lay.pile, lay.count, lay.unseen, lay.reply, lay.out)
+        for lay in lays(plays, held, unseen)
+    )
 
 
 def weigh(rank: int, pile: Ranks, count: int, unseen: Unseen, reply: int) -> float:
@@ -187,8 +218,15 @@ def _chances(pool: int, held: int) -> tuple[float, ...]:
 def run_out(hand: Ranks, pile: Ranks, count: int) -> frozenset[int]:
     """The others are out of this count: the first ranks of the orders that score most
     (and lay most, among those)."""
-    best: tuple[int, int] = (-1, 0)
-    firsts: set[int] = set()
+    runs = run_outs(hand, pile, count)
+    best = max(runs.values())
+    return frozenset(first for first, run in runs.items() if run == best)
+
+
+def run_outs(hand: Ranks, pile: Ranks, count: int) -> dict[int, tuple[int, int]]:
+    """The others are out of this count: for each rank that fits, the most its best order
+    laid first scores (and lays, among those), as (points, cards)."""
+    best: dict[int, tuple[int, int]] = {}
     for order in permutations(hand):
         laid_pile = pile
         total = count
@@ -200,12 +238,9 @@ def run_out(hand: Ranks, pile: Ranks, count: int) -> frozenset[int]:
             total += value(rank)
             gained += points(laid_pile, total)
             laid += 1
-        if laid and (gained, laid) > best:
-            best = (gained, laid)
-            firsts = set()
-        if laid and (gained, laid) == best:
-            firsts.add(order[0])
-    return frozenset(firsts)
+        if laid and (gained, laid) > best.get(order[0], (-1, 0)):
+            best[order[0]] = (gained, laid)
+    return best
 
 
 def play_out(pone: Ranks, dealer: Ranks) -> int:

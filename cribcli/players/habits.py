@@ -24,8 +24,6 @@ by the mixture (:meth:`Habits.fit`): what it has seen, never what it may not see
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations
@@ -34,8 +32,8 @@ from typing import NamedTuple
 
 from cribcli.engine import ShownDeal, View
 from cribcli.players import cribs
-from cribcli.players.careful import Ranks, Unseen, chosen, unseen_after
-from cribcli.players.pegging import VALUES, laid_on, points
+from cribcli.players.careful import Lay, Ranks, Unseen, chosen, lays, unseen_after
+from cribcli.players.pegging import VALUES, points
 from cribcli.scoring import COUNT_LIMIT, KEPT_SIZE, rank_key, rank_table
 
 
@@ -46,6 +44,11 @@ class Style(StrEnum):
     GREEDY = "greedy"
     CRIB_MINDED = "crib-minded"
     RANDOM = "random"
+
+    @property
+    def lays_like(self) -> Style:
+        """The style whose lays it makes (the crib-minded lay carefully)."""
+        return Style.CAREFUL if self is Style.CRIB_MINDED else self
 
 
 PRIOR = {Style.CAREFUL: 0.94, Style.GREEDY: 0.02, Style.CRIB_MINDED: 0.02, Style.RANDOM: 0.02}
@@ -153,48 +156,6 @@ def likely_keeps(
 # --- the styles' lays -----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Lay:
-    """One of a player's lays that had a choice: the ranks that fitted, and the rank laid,
-    with what it knew then."""
-
-    hand: Ranks
-    """All it held before laying (sorted)."""
-    pile: Ranks
-    count: int
-    unseen: Unseen
-    reply: int
-    """How many cards the other held, if it could still answer on this count (else 0)."""
-    out: bool
-    """Whether the other had said go on this count."""
-    fits: int
-    """How many ranks of the hand fitted."""
-    rank: int
-
-
-def lays(plays: tuple[tuple[bool, int], ...], held: Ranks, unseen: Unseen) -> Iterator[Lay]:
-    """The lays of a deal's play that had a choice, for the player whose cards are those
-    marked in ``plays`` (every card laid, in order, each marked whether it was this
-    player's), holding ``held`` still, who could not see ``unseen`` as the play began
-    (two players, four cards each)."""
-    mine = [rank for its, rank in plays if its]
-    left = list(unseen)
-    theirs_held = KEPT_SIZE
-    counts = laid_on(tuple(rank for _, rank in plays))
-    for i, ((its, rank), (pile, count)) in enumerate(zip(plays, counts, strict=True)):
-        if not its:
-            left[rank - 1] -= 1
-            theirs_held -= 1
-            continue
-        hand = tuple(sorted((*mine, *held)))
-        fits = len({r for r in hand if VALUES[r] <= COUNT_LIMIT - count})
-        if fits > 1:
-            out = (bool(pile) and plays[i - 1][0]) or not theirs_held  # they said go
-            reply = 0 if out else theirs_held
-            yield Lay(hand, pile, count, tuple(left), reply, out, fits, rank)
-        mine.remove(rank)
-
-
 @lru_cache(maxsize=1 << 14)
 def greedy_lays(hand: Ranks, pile: Ranks, count: int) -> frozenset[int]:
     """The ranks a greedy player lays: those that score most now; of those, the highest
@@ -207,10 +168,10 @@ def greedy_lays(hand: Ranks, pile: Ranks, count: int) -> frozenset[int]:
 
 
 def lay_choices(style: Style, lay: Lay) -> frozenset[int] | None:
-    """The ranks a player of ``style`` would lay (None: any, at random)."""
+    """The ranks a player of ``style`` would lay (None: any card, at random)."""
     if style is Style.RANDOM:
         return None
-    if style is Style.GREEDY:
+    if style.lays_like is Style.GREEDY:
         return greedy_lays(lay.hand, lay.pile, lay.count)
     return chosen(lay.hand, lay.pile, lay.count, lay.unseen, lay.reply, lay.out)
 
@@ -228,13 +189,20 @@ def laid_as(style: Style, plays: tuple[tuple[bool, int], ...], held: Ranks, unse
 
 
 def _chance(
-    choices: frozenset[int] | frozenset[tuple[int, ...]] | None, made: object, ways: int
+    choices: frozenset[int] | frozenset[tuple[int, ...]] | None, made: object, share: float
 ) -> float:
-    """The chance a player of a style makes the choice ``made`` of ``ways``, its style's
-    being ``choices`` (None: any, at random)."""
+    """The chance a player of a style makes the choice ``made``, its style's being
+    ``choices`` (None: any, at random), ``share`` being the chance of ``made`` at random
+    (the share of the cards, or of the throws, that make it)."""
     if choices is None:
-        return 1 / ways
-    return (1 - STRAY) * (made in choices) / len(choices) + STRAY / ways
+        return share
+    return (1 - STRAY) * (made in choices) / len(choices) + STRAY * share
+
+
+def _keep_share(six: Ranks, kept: Ranks) -> float:
+    """The share of the fifteen throws of six cards that keep these ranks."""
+    throws = [keep(six) for _, keep in _THROWS]
+    return throws.count(kept) / len(throws)
 
 
 def deal_evidence(deal: ShownDeal, other: int) -> dict[Style, float]:
@@ -242,6 +210,7 @@ def deal_evidence(deal: ShownDeal, other: int) -> dict[Style, float]:
     players; the log of the chance, over its keep and its lays with a choice)."""
     mine = next(thrown for seat, thrown in enumerate(deal.thrown) if seat != other)
     theirs = tuple(card for card in deal.crib if card not in mine)
+    assert len(theirs) == 2, "a deal shown to the other seat, with its own throw"
     kept = tuple(sorted(card.rank for card in deal.kept[other]))
     six = tuple(sorted((*kept, *(card.rank for card in theirs))))
     dealer = deal.dealer == other
@@ -249,12 +218,14 @@ def deal_evidence(deal: ShownDeal, other: int) -> dict[Style, float]:
     # What it could not see as the play began: neither its six cards nor the starter.
     hidden = unseen_after((*six, deal.starter.rank))
     laid = list(lays(plays, (), hidden))  # (all laid by the end of the play)
+    keep_share = _keep_share(six, kept)
+    lay_shares = [lay.fitting.count(lay.rank) / len(lay.fitting) for lay in laid]
     evidence = {}
     for style in Style:
         keeps = None if style is Style.RANDOM else likely_keeps(six, dealer, style)
-        total = math.log(_chance(keeps, kept, THROWS))
-        for lay in laid:
-            total += math.log(_chance(lay_choices(style, lay), lay.rank, lay.fits))
+        total = math.log(_chance(keeps, kept, keep_share))
+        for lay, share in zip(laid, lay_shares, strict=True):
+            total += math.log(_chance(lay_choices(style, lay), lay.rank, share))
         evidence[style] = total
     return evidence
 

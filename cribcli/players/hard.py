@@ -35,7 +35,7 @@ from cribcli.cards import JACK, Card, SeededStream
 from cribcli.engine import View
 from cribcli.players import cribs, odds, pegs
 from cribcli.players.base import Objective
-from cribcli.players.careful import against, laid_carefully, unseen_after, win_against
+from cribcli.players.careful import against, unseen_after, win_against
 from cribcli.players.habits import (
     CRIBS,
     KEPT_VALUES,
@@ -251,8 +251,8 @@ class HardPlayer(NormalPlayer):
             return []
         reading = Reading.of(view)
         stream = self._stream(view, "play")
-        weights: dict[Sample, float] = {}
-        draws = []
+        weights: dict[Sample, tuple[float, ...]] = {}
+        candidates = []
         for _ in range(PLAY_DEALS * CANDIDATES):
             held = stream.sample(pool, size)
             rest = unseen.copy()
@@ -261,9 +261,9 @@ class HardPlayer(NormalPlayer):
             thrown = tuple(sorted(stream.sample(rest, 2)))
             sample = Sample(tuple(sorted([unseen[place] for place in held])), thrown)
             if sample not in weights:
-                weights[sample] = reading.weight(sample)
-            draws.append((sample, weights[sample]))
-        return resample(draws, PLAY_DEALS, stream)
+                weights[sample] = reading.weights(sample)
+            candidates.append(sample)
+        return resample(reading.mixed(candidates, weights), PLAY_DEALS, stream)
 
 
 class Reading(NamedTuple):
@@ -294,30 +294,50 @@ class Reading(NamedTuple):
             habits=Habits.of(view),
         )
 
-    def weight(self, sample: Sample) -> float:
-        """How much a hand it could hold counts: for each style the other may play, by
-        its chance, :data:`KEPT` times more if a player of that style would have kept
-        those four of the six, and :data:`LAID` times more if it would have laid its
-        cards so far as it did (a random player: as much as any other hand)."""
+    def weights(self, sample: Sample) -> tuple[int, ...]:
+        """How much a hand it could hold counts for each style the other may play
+        (:attr:`Habits.noticed`, in order): :data:`KEPT` times more if a player of that
+        style would have kept those four of the six, and :data:`LAID` times more if it
+        would have laid its cards so far as it did; for a random player, as much as any
+        other hand."""
         kept = tuple(sorted(self.laid + sample.held))
         six = tuple(sorted(kept + sample.thrown))
         # What it could not see as the play began: not its six cards, not the starter.
         hidden = unseen_after((*kept, *sample.thrown, self.starter))
-        careful: bool | None = None  # (how a careful player lays: the crib-minded too)
-        total = 0.0
-        for style, chance in self.habits.noticed:
+        laid: dict[Style, bool] = {}  # by the style whose lays it makes
+        weights = []
+        for style, _ in self.habits.noticed:
             if style is Style.RANDOM:
-                total += chance
+                weights.append(1)
                 continue
-            weight = KEPT if kept in likely_keeps(six, self.dealer, style) else 1
-            if style is Style.GREEDY:
-                laid = laid_as(style, self.plays, sample.held, hidden)
-            else:
-                if careful is None:
-                    careful = laid_carefully(self.plays, sample.held, hidden)
-                laid = careful
-            total += chance * weight * (LAID if laid else 1)
-        return total
+            keep = KEPT if kept in likely_keeps(six, self.dealer, style) else 1
+            lays = style.lays_like
+            if lays not in laid:
+                laid[lays] = laid_as(lays, self.plays, sample.held, hidden)
+            weights.append(keep * (LAID if laid[lays] else 1))
+        return tuple(weights)
+
+    def weight(self, sample: Sample) -> float:
+        """How much a hand counts when the other plays as one style (or the mixture's
+        weights, unscaled: for one sample alone)."""
+        return sum(
+            w * c for w, (_, c) in zip(self.weights(sample), self.habits.noticed, strict=True)
+        )
+
+    def mixed(self, candidates: list[Sample], weights: dict[Sample, tuple[float, ...]]) -> Draws:
+        """The candidates weighed by the mixture of styles: each style's weights made a
+        share of its own total over the candidates (what that style says of each hand,
+        given the candidates drawn), then taken by the style's chance. With one style
+        noticed, its weights as they are (the same draws)."""
+        noticed = self.habits.noticed
+        if len(noticed) == 1:
+            return [(sample, weights[sample][0]) for sample in candidates]
+        totals = [sum(weights[sample][i] for sample in candidates) for i in range(len(noticed))]
+        shares = [chance / total for (_, chance), total in zip(noticed, totals, strict=True)]
+        return [
+            (sample, sum(s * w for s, w in zip(shares, weights[sample], strict=True)))
+            for sample in candidates
+        ]
 
 
 def discard_options(view: View, objective: Objective = Objective.WIN) -> list[Option]:

@@ -30,8 +30,9 @@ from typing import TypeVar
 from cribcli.cards import Card, SeededStream
 from cribcli.engine import View
 from cribcli.players.base import Level
-from cribcli.players.careful import chosen, unseen_counts, weigh
-from cribcli.players.normal import NormalPlayer, others_out, pile_ranks, unseen_by
+from cribcli.players.careful import chosen, run_outs, weigh
+from cribcli.players.normal import NormalPlayer, careful_position
+from cribcli.players.pegging import VALUES
 from cribcli.scoring import COUNT_LIMIT
 
 T = TypeVar("T")
@@ -91,25 +92,21 @@ def pick(
 
 def lay_losses(view: View) -> dict[int, float]:
     """Each rank this seat can lay, with what the careful measure says it loses against
-    the best: the points now less the answer expected, and when the others have said go,
-    the order that scores most (those ranks lose nothing)."""
-    room = COUNT_LIMIT - view.count
-    ranks = sorted({card.rank for card in view.hand if card.value <= room})
-    reply = max(
-        (
-            view.held[s]
-            for s in range(view.rules.players)
-            if s != view.seat and s not in view.passed
-        ),
-        default=0,
-    )
-    unseen = unseen_counts(tuple(card.rank for card in unseen_by(view)))
-    pile = pile_ranks(view)
-    out = others_out(view)
-    worth = {rank: weigh(rank, pile, view.count, unseen, reply) for rank in ranks}
-    best = chosen(
-        tuple(sorted(card.rank for card in view.hand)), pile, view.count, unseen, reply, out
-    )
+    the best: the points now less the answer expected; when the others have said go,
+    the points of the best order it can begin (and a tenth of a point for each card
+    fewer it lays)."""
+    hand, pile, count, unseen, reply, out = careful_position(view)
+    if pile and out:
+        runs = run_outs(hand, pile, count)
+        top_points, top_laid = max(runs.values())
+        return {
+            rank: top_points - gained + 0.1 * (top_laid - laid)
+            for rank, (gained, laid) in sorted(runs.items())
+        }
+    room = COUNT_LIMIT - count
+    ranks = sorted({rank for rank in hand if VALUES[rank] <= room})
+    worth = {rank: weigh(rank, pile, count, unseen, reply) for rank in ranks}
+    best = chosen(hand, pile, count, unseen, reply, out)
     top = max(worth[rank] for rank in best)
     return {rank: 0.0 if rank in best else max(top - worth[rank], 0.0) for rank in ranks}
 
@@ -125,7 +122,7 @@ class SlippingPlayer(NormalPlayer):
 
     def _stream(self, view: View) -> SeededStream:
         # One stream per decision, named by where the game stands, as easy's are.
-        where = f"round {view.round} {len(view.plays)}"
+        where = f"round {view.round} {view.phase.name.lower()} {len(view.plays)}"
         return SeededStream(self.seed, f"level {self.level} {self.seat} {where}")
 
     def discard(self, view: View) -> tuple[Card, ...]:

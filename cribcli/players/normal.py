@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from cribcli.cards import Card, deck
 from cribcli.engine import View
-from cribcli.players.careful import choose, unseen_counts
+from cribcli.players.careful import Ranks, Unseen, choose, unseen_counts
 
 
 def unseen_by(view: View) -> list[Card]:
@@ -53,15 +53,31 @@ class NormalPlayer:
     def play(self, view: View) -> Card:
         """The playable card with the best points less the expected reply
         (:func:`cribcli.players.careful.choose`)."""
-        reply = max(
-            (
-                view.held[s]
-                for s in range(view.rules.players)
-                if s != view.seat and s not in view.passed
-            ),
-            default=0,
-        )
-        unseen = unseen_counts(tuple(card.rank for card in unseen_by(view)))
-        hand = tuple(card.rank for card in view.hand)
-        rank = choose(hand, pile_ranks(view), view.count, unseen, reply, others_out(view))
+        rank = choose(*careful_position(view, in_order=True))
         return next(card for card in view.playable() if card.rank == rank)
+
+
+def careful_position(
+    view: View, in_order: bool = False
+) -> tuple[Ranks, Ranks, int, Unseen, int, bool]:
+    """What a careful player weighs a lay by, from a view: its hand's ranks (sorted,
+    unless ``in_order``: as held), the count's cards and total, the ranks it has not
+    seen, how many cards the answer could come from, and whether the others are out."""
+    reply = max(
+        (
+            view.held[s]
+            for s in range(view.rules.players)
+            if s != view.seat and s not in view.passed
+        ),
+        default=0,
+    )
+    unseen = unseen_counts(tuple(card.rank for card in unseen_by(view)))
+    hand = tuple(card.rank for card in view.hand)
+    return (
+        hand if in_order else tuple(sorted(hand)),
+        pile_ranks(view),
+        view.count,
+        unseen,
+        reply,
+        others_out(view),
+    )
