@@ -27,8 +27,9 @@ from cribcli.engine import (
     view,
 )
 from cribcli.events import GameOver, Pegged, Played, Shown
-from cribcli.players import Level, careful, computer, cribs, hard, odds, table_search
+from cribcli.players import Level, careful, computer, cribs, habits, hard, odds, table_search
 from cribcli.players.careful import Unseen, against, unseen_after
+from cribcli.players.habits import Style
 from cribcli.players.normal import pile_ranks
 from cribcli.players.pegging import (
     after_play,
@@ -552,7 +553,7 @@ def test_hard_weighs_the_normal_computers_own_hand_in_full() -> None:
     """Through games of hard against normal, at each of hard's lays, the hand normal
     really holds counts as one it laid from carefully (always) and, in most deals, as one
     it would have kept (by ranks, the exact analysis's keep nine times in ten)."""
-    weights: dict[tuple[int, int], set[int]] = {}
+    weights: dict[tuple[int, int], set[float]] = {}
     for seed in (7, 8, 9):
         state, _ = new_game(Rules(), seed)
         seats = [computer(Level.HARD, seed, 0), computer(Level.NORMAL, seed, 1)]
@@ -560,8 +561,10 @@ def test_hard_weighs_the_normal_computers_own_hand_in_full() -> None:
             if state.phase is Phase.PLAY and state.to_play == 0:
                 held = tuple(sorted(card.rank for card in state.hands[1]))
                 thrown = tuple(sorted(card.rank for card in state.discards[1] or ()))
-                weight = hard.Reading.of(view(state, 0)).weight(hard.Sample(held, thrown))
-                weights.setdefault((seed, state.round), set()).add(weight)
+                reading = hard.Reading.of(view(state, 0))
+                styles = [style for style, _ in reading.habits.noticed]
+                careful = reading.weights(hard.Sample(held, thrown))[styles.index(Style.CAREFUL)]
+                weights.setdefault((seed, state.round), set()).add(careful)
             state, _ = apply(state, next_action(state, seats))
     assert len(weights) > 20
     assert all(len(deal) == 1 for deal in weights.values())  # the keep is read alike all deal
@@ -587,20 +590,20 @@ def test_hard_reads_a_careful_lead() -> None:
 
 
 def test_likely_keeps_name_the_exact_analysis_keep() -> None:
-    """By ranks alone, the keeps :func:`hard.likely_keeps` names hold the exact analysis's
+    """By ranks alone, the keeps :func:`habits.likely_keeps` names hold the exact analysis's
     best keep nine times in ten (suits move the rest: a flush, his nobs)."""
     from cribcli.analysis import analyse
 
     # 5 5 10 J with 2 9 thrown: fifteens and a pair whoever deals
-    assert hard.likely_keeps((2, 5, 5, 9, 10, 11), dealer=True) == {(5, 5, 10, 11)}
-    assert hard.likely_keeps((2, 5, 5, 9, 10, 11), dealer=False) == {(5, 5, 10, 11)}
+    assert habits.likely_keeps((2, 5, 5, 9, 10, 11), dealer=True) == {(5, 5, 10, 11)}
+    assert habits.likely_keeps((2, 5, 5, 9, 10, 11), dealer=False) == {(5, 5, 10, 11)}
     stream = SeededStream(17, "likely keeps")
     named = 0
     for n in range(150):
         hand = stream.sample(deck(), 6)
         best = analyse(hand, dealer=n % 2 == 0)[0].keep
         six = tuple(sorted(card.rank for card in hand))
-        named += tuple(sorted(c.rank for c in best)) in hard.likely_keeps(six, n % 2 == 0)
+        named += tuple(sorted(c.rank for c in best)) in habits.likely_keeps(six, n % 2 == 0)
     assert named >= 0.85 * 150
 
 

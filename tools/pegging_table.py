@@ -25,7 +25,7 @@ from itertools import combinations, combinations_with_replacement
 
 from cribcli.players import measured
 from cribcli.players.careful import play_out
-from cribcli.players.hard import kept_value
+from cribcli.players.habits import kept_value
 from cribcli.runner import Where, each
 
 RANKS = range(1, 14)

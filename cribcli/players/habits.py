@@ -24,6 +24,7 @@ by the mixture (:meth:`Habits.fit`): what it has seen, never what it may not see
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations
@@ -87,7 +88,7 @@ _STARTER_KEYS = tuple((rank, rank_key((rank,))) for rank in range(1, 14))
 """Each rank a starter could be, with its :func:`cribcli.scoring.rank_key`."""
 
 
-def kept_value(four: Ranks) -> float:
+def kept_value(four: Iterable[int]) -> float:
     """Four ranks' average show over the starters (fifteens, pairs and runs only)."""
     return _kept_value(tuple(sorted(four)))
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -484,7 +484,7 @@ def warm(endgame: bool, objectives: Iterable[Objective] = (Objective.WIN,)) -> N
         odds.warm(objectives)
 
 
-def resample(draws: Draws, size: int, stream: SeededStream) -> Hands:
+def resample(draws: Sequence[tuple[Sample, float]], size: int, stream: SeededStream) -> Hands:
     """``size`` draws taken again from ``draws`` in proportion to their weights, each then
     weighing 1 (systematic resampling: one random start, evenly spaced)."""
     total = sum(weight for _, weight in draws)
