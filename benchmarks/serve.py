@@ -199,5 +199,5 @@ def resident_mb() -> float:
 if __name__ == "__main__":
     idle = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     tables = int(sys.argv[2]) if len(sys.argv) > 2 else 20
-    level = Level(sys.argv[3]) if len(sys.argv) > 3 else Level.NORMAL
+    level = (Level.parse(sys.argv[3]) if len(sys.argv) > 3 else None) or Level.NORMAL
     asyncio.run(main(idle, tables, level, sys.argv[4:] == ["attack"]))

@@ -88,8 +88,7 @@ class NewGame:
 def remembered_level(places: Places) -> Level:
     """The level chosen last (normal, the first time)."""
     level = load_settings(places.settings).get("level")
-    known = Level.parse(level) if isinstance(level, str) and len(level) <= 20 else None
-    return known or Level.NORMAL
+    return Level.parse(level) or Level.NORMAL
 
 
 def first_game(places: Places) -> bool:

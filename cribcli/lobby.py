@@ -87,8 +87,11 @@ class TableSetup:
         if self.muggins:
             parts.append("muggins")
         if self.computers:
-            level = f"level-{self.level}" if self.level.value.isdigit() else str(self.level)
-            parts.append(f"{self.computers} {level} computer{'s' * (self.computers > 1)}")
+            computers = f"computer{'s' * (self.computers > 1)}"
+            if self.level.named:
+                parts.append(f"{self.computers} {self.level} {computers}")
+            else:
+                parts.append(f"{self.computers} {computers} at {self.level.label}")
         if self.best_of > 1:
             parts.append(f"best of {self.best_of}")
         if self.clock is not None:

@@ -18,9 +18,10 @@ to 121 count alike.
 ``tau`` (:data:`TAU`, openskill's 25/300) is added to a person's ``sigma`` before each game,
 so that it never settles to nothing and a person who improves is followed.
 
-**The computer levels are anchors.** easy, normal and hard each have a fixed ``mu``,
-measured once by matches between them (``tools/anchors.py`` writes
-``cribcli/players/data/anchors.json``; normal is the centre, at :data:`MU`), and a small
+**The computer levels are anchors.** Each of the ten has a fixed ``mu``, measured once
+by matches between them, each level against the one below it and normal against easy
+(``tools/anchors.py`` writes ``cribcli/players/data/anchors.json``; normal is the
+centre, at :data:`MU`), and a small
 fixed ``sigma`` (:data:`ANCHOR_SIGMA`). A game rates the people at the table against the
 computers' anchors, which never move, so a person's first games against the computer
 already place them on the same scale as everyone else.

@@ -514,7 +514,7 @@ def _seat(doc: object, where: str) -> Seat:
 
 def _level(doc: dict[str, Any], where: str) -> Level:
     level = doc.get("level")
-    known = Level.parse(level) if isinstance(level, str) and len(level) <= 20 else None
+    known = Level.parse(level)
     if known is None:
         raise LogError(f"{where}: a computer's `level` is {LEVELS_HELP}")
     return known

@@ -529,7 +529,7 @@ class ServedGames:
             away, level = meta.get("away"), meta.get("level")
             if type(away) in (int, float) and 0 <= away <= AWAY_LIMIT:
                 setup = replace(setup, away=float(away))
-            known = Level.parse(level) if isinstance(level, str) and len(level) <= 20 else None
+            known = Level.parse(level)
             if known is not None:
                 setup = replace(setup, level=known)
             if meta.get("private") is True:

@@ -118,6 +118,29 @@ def replayed(tmp_path: Path) -> list[tuple[GameInfo, GameResult]]:
 # --- the messages -------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("muggins", [False, True])
+def test_an_engine_rebuilds_the_deals_shown_from_what_it_is_told(muggins: bool) -> None:
+    """The past a computer in the engine's process sees is the one it would see at the
+    table: rebuilt from the events the referee tells its seat, nothing more."""
+    from cribcli.engine import view as seen_by
+    from cribcli.protocol.messages import Shows, told
+    from cribcli.session import next_action
+
+    rules = Rules(target=61, muggins=muggins)
+    state, events = new_game(rules, 5)
+    players = [computer("normal", 5, 0), computer("easy", 5, 1)]
+    shows = [Shows(seat, 2) for seat in (0, 1)]
+    checked = 0
+    while state.phase is not Phase.OVER:
+        for seat in (0, 1):
+            for event in events:
+                shows[seat].hear(json.loads(json.dumps(told(event, seat))))
+            assert shows[seat].past == seen_by(state, seat).past
+        checked += len(state.past)
+        state, events = apply(state, next_action(state, players))
+    assert checked > 10 and len(state.past) >= 3
+
+
 def test_a_decision_carries_the_whole_view() -> None:
     """What the referee sends is enough to rebuild what the seat sees, at every decision
     of a whole game (the deals already shown it heard at their shows): an engine needs
@@ -150,7 +173,7 @@ def test_a_decision_carries_the_whole_view() -> None:
             hand=tuple(sorted(view.hand)),
             kept=tuple(sorted(view.kept)),
             discards=tuple(sorted(view.discards)),
-            past=(),  # the deals shown before: an engine was told them at each show
+            past=(),  # the deals shown before: told at each show (rebuilt by `Shows`)
         )
         assert view_from(message, view.rules) == in_order
         assert "deck" not in message and "crib" not in message and "seed" not in message

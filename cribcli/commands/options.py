@@ -11,7 +11,7 @@ import click
 import click.shell_completion
 
 from cribcli.cli import UserError
-from cribcli.errors import CribbageError
+from cribcli.errors import CribbageError, printable
 from cribcli.players import LEVELS_HELP, Level, Objective
 from cribcli.targets import MOVE_TIMES
 
@@ -113,9 +113,9 @@ def game_input_options(command: F) -> F:
 def level_named(value: str) -> str:
     """A computer's level as a person gives it (1 to 10, or a name), by its name when it
     has one. Raises click.BadParameter for anything else."""
-    level = Level.parse(value[:20])
+    level = Level.parse(value)
     if level is None:
-        raise click.BadParameter(f"`{value[:20]}` is not a level: {LEVELS_HELP}")
+        raise click.BadParameter(f"`{printable(value[:20])}` is not a level: {LEVELS_HELP}")
     return str(level)
 
 
@@ -146,9 +146,7 @@ def level_option(help: str, default: str | None = None) -> Callable[[F], F]:
 
 def level_completions(incomplete: str) -> list[click.shell_completion.CompletionItem]:
     """The levels' names and numbers that begin with ``incomplete``."""
-    words = [str(level.number) for level in Level] + [
-        level.value for level in Level if not level.value.isdigit()
-    ]
+    words = [str(level.number) for level in Level] + [level.value for level in Level if level.named]
     return [
         click.shell_completion.CompletionItem(word) for word in words if word.startswith(incomplete)
     ]

@@ -314,11 +314,10 @@ def tournament(
             )
         if duplicate and games % 2:
             raise UsageProblem("in duplicate each deal is played twice: give an even --games")
-        for player in players:
-            try:
-                checked(player)
-            except CribbageError as error:
-                raise click.BadParameter(str(error), param_hint="PLAYER") from None
+        try:  # (a level by its name when it has one: 10 and hard are one player)
+            players = tuple(checked(player) for player in players)
+        except CribbageError as error:
+            raise click.BadParameter(str(error), param_hint="PLAYER") from None
         hidden = _hidden(players, sandbox, log_dir)
         from cribcli.match import with_objective
         from cribcli.players import Objective

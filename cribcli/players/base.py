@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # the level's names are wanted where the engine is not (the C
 
 class Level(StrEnum):
     """How strong a computer plays, weakest first: a ladder of ten, each level beating
-    the one below it in about 60% of games (``benchmarks/ladder.py``). Three have names:
+    the one below it in about 62% of games (``tools/anchors.py``). Three have names:
     easy is level 1, normal 9, hard 10; a level is written by its name, or by its number
     when it has none."""
 
@@ -43,22 +43,30 @@ class Level(StrEnum):
         return list(Level).index(self) + 1
 
     @property
+    def named(self) -> bool:
+        """Whether it has a name (easy, normal, hard), not only a number."""
+        return not self.value.isdigit()
+
+    @property
     def label(self) -> str:
         """How a person reads it: ``level 4``, ``normal``."""
-        return f"level {self.value}" if self.value.isdigit() else self.value
+        return self.value if self.named else f"level {self.value}"
 
     @classmethod
-    def parse(cls, text: str) -> Level | None:
-        """The level a person or a file names: a name (any case) or a number 1 to 10;
-        None for anything else."""
-        word = text.strip().lower()
+    def parse(cls, given: object) -> Level | None:
+        """The level a person or a file names: a name (any case) or a number 1 to 10,
+        perhaps after ``level`` (as :attr:`label` writes it); None for anything else,
+        anything not a text among it, and any text of more than 20 characters."""
+        if not isinstance(given, str) or len(given) > 20:
+            return None
+        word = given.strip().lower().removeprefix("level").strip()
         if word.isascii() and word.isdigit() and len(word) <= 2 and 1 <= int(word) <= len(cls):
             return list(cls)[int(word) - 1]
         return next((level for level in cls if level.value == word), None)
 
 
 LEVELS_HELP = "1 to 10, or " + ", ".join(
-    f"{level} ({level.number})" for level in Level if not level.value.isdigit()
+    f"{level} ({level.number})" for level in Level if level.named
 )
 """How to name a level, for messages."""
 

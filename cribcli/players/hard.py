@@ -8,7 +8,9 @@ the share of it that hard's plays show, :data:`PEGGING`). In the play (two playe
 the other player many hands that fit everything seen so far (the cards laid, and every
 go: a go means each card then held would have passed 31), weighing most those it would
 have kept and laid its cards from as it did, were it to discard by the exact analysis
-and lay carefully (a careful lead and answers tell much), plays the rest of the play out
+and lay carefully (a careful lead and answers tell much), or, once the deals shown tell
+it the other plays otherwise (greedy, crib-minded or at random:
+:mod:`cribcli.players.habits`), as a player of that style would; plays the rest of the play out
 against each, itself at its best and the other laying as a careful player does from what
 it can see (it cannot see hard's cards, so it does not answer as if it could), and lays
 the card with the best average.
@@ -57,12 +59,13 @@ CANDIDATES = 3
 """The hands are drawn from this many times as many, by how well each fits what the other
 player did: the cards it would have kept, and laid as it did..."""
 KEPT = 10
-"""... a hand it would have kept from its six (:func:`likely_keeps`) counting this many
-times as much as any other..."""
+"""... a hand a player of the style read (:class:`~cribcli.players.habits.Habits`; careful
+until a deal is shown) would have kept from its six (:func:`likely_keeps`) counting this
+many times as much as any other..."""
 LAID = 20
-"""... and one whose cards laid so far it would have laid as it did, each a careful
-player's choice (:func:`cribcli.players.careful.laid_carefully`), this many times. The
-normal computer keeps and lays so; other players may not, so no hand is ruled out."""
+"""... and one whose cards laid so far it would have laid as it did, each such a player's
+choice (:func:`cribcli.players.habits.laid_as`), this many times. No style keeps and
+lays so every time, so no hand is ruled out."""
 WIN_DEALS = 60
 """The first this many of them make the search to win near the end, which is slower (the
 scores are part of what it searches)..."""

@@ -6,18 +6,18 @@ two choices are close than when one stands out, more often in the play (a quick 
 the count moving) than in the throw (which they can study), and never one that throws
 away so much that nobody at their level would make it.
 
-So a rung of the ladder weighs each legal choice by what the normal computer's own
+So a level of the ladder weighs each legal choice by what the normal computer's own
 measure says it loses against the best (the throw: the exact net value of the discard;
 the lay: the careful player's points less the expected answer), leaves out the choices
-that lose more than the rung's *absurd* limit, and picks among the rest with chances that
+that lose more than the level's *absurd* limit, and picks among the rest with chances that
 fall off as ``exp(-loss / temperature)``: a choice a point worse than the best is taken
-``exp(-1 / temperature)`` times as often. Each rung has a temperature for the throw and a
-hotter one for the play, and its limit; lower rungs run hotter and allow larger slips.
+``exp(-1 / temperature)`` times as often. Each level has a temperature for the throw and a
+hotter one for the play, and its limit; lower levels run hotter and allow larger slips.
 
-The rungs are calibrated, not guessed (``benchmarks/ladder.py``): each beats the one
-below it in about 60% of duplicate games, easy (the bottom, random) to normal; hard sits
-one such step above normal. Choices come from the game's seed, one stream a decision,
-so a game replays exactly.
+The levels are calibrated, not guessed (``tools/anchors.py``, ``docs/computer.md``):
+each beats the one below it in about 62% of duplicate games, easy (the bottom, random)
+to normal; hard sits one such step above normal. Choices come from the game's seed, one
+stream a decision, so a game replays exactly.
 """
 
 from __future__ import annotations

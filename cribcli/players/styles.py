@@ -18,6 +18,7 @@ from cribcli.analysis import analyse
 from cribcli.cards import Card
 from cribcli.engine import View
 from cribcli.players.base import Player
+from cribcli.players.habits import Style
 from cribcli.players.normal import NormalPlayer
 from cribcli.scoring import peg_points
 
@@ -53,7 +54,7 @@ class CribMindedPlayer(NormalPlayer):
 
 
 STYLES: dict[str, Callable[[int | str, int], Player]] = {
-    "greedy": GreedyPlayer,
-    "crib-minded": CribMindedPlayer,
+    Style.GREEDY: GreedyPlayer,
+    Style.CRIB_MINDED: CribMindedPlayer,
 }
 """The styles by name (the random one is the easy level)."""

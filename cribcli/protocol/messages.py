@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any, assert_never
 
 from cribcli.cards import Card, parse_cards
-from cribcli.engine import Discard, Phase, Play, Rules, View
+from cribcli.engine import Discard, Phase, Play, Rules, ShownDeal, View
 from cribcli.errors import CribbageError, printable
 from cribcli.events import (
     CountRestarted,
@@ -32,6 +33,7 @@ from cribcli.events import (
     StarterCut,
     event_json,
 )
+from cribcli.players.base import Level
 from cribcli.record import NAME_LIMIT, GameInfo
 
 PROTOCOL = 1
@@ -273,6 +275,67 @@ def _short(text: str) -> str:
     return "".join(ch for ch in text if ch.isprintable()).strip()[:NAME_LIMIT].strip()
 
 
+PAST_LIMIT = 64
+"""The most deals shown an engine keeps (a game to 121 has about twenty)."""
+
+
+class Shows:
+    """The deals shown so far in a game, as an engine's seat heard them (the events the
+    referee tells it: who dealt, its own throw, the starter, each card laid, each hand
+    and the crib counted), for its view's :attr:`~cribcli.engine.View.past`. What it is
+    told is checked as it is read: a deal any of whose parts it cannot read is left out."""
+
+    def __init__(self, seat: int, players: int) -> None:
+        self.seat, self.players = seat, players
+        self.past: tuple[ShownDeal, ...] = ()
+        self._begin(-1)
+
+    def _begin(self, dealer: int) -> None:
+        self.dealer = dealer
+        self.thrown: tuple[Card, ...] = ()
+        self.starter: Card | None = None
+        self.plays: list[tuple[int, Card]] = []
+        self.kept: dict[int, tuple[Card, ...]] = {}
+        self.crib: tuple[Card, ...] = ()
+
+    def hear(self, data: dict[str, Any]) -> None:
+        """One event message."""
+        try:
+            self._hear(data)
+        except (KeyError, TypeError, ValueError, IndexError, CribbageError):
+            self._begin(-1)  # (this deal is not known in full)
+
+    def _hear(self, data: dict[str, Any]) -> None:
+        match data.get("event"):
+            case "dealt":
+                self._begin(int(data["dealer"]))
+            case "discarded" if data["seat"] == self.seat:
+                self.thrown = tuple(parse_cards(data["cards"][:2]))
+            case "starter_cut":
+                self.starter = parse_cards([data["starter"]])[0]
+            case "played" if len(self.plays) < 4 * self.players:
+                self.plays.append((int(data["seat"]), parse_cards([data["card"]])[0]))
+            case "shown" if data["show"]["crib"] is True:
+                self.crib = tuple(parse_cards(data["show"]["cards"][:4]))
+            case "shown":
+                self.kept[int(data["seat"])] = tuple(parse_cards(data["show"]["cards"][:4]))
+            case "round_ended":
+                seats = range(self.players)
+                whole = self.starter and len(self.crib) == 4 and set(self.kept) == set(seats)
+                if whole and 0 <= self.dealer < self.players and len(self.past) < PAST_LIMIT:
+                    assert self.starter is not None
+                    deal = ShownDeal(
+                        dealer=self.dealer,
+                        starter=self.starter,
+                        kept=tuple(self.kept[seat] for seat in seats),
+                        crib=self.crib,
+                        plays=tuple(self.plays),
+                        thrown=tuple(self.thrown if s == self.seat else () for s in seats),
+                    )
+                    self.past = (*self.past, deal)
+                self._begin(-1)
+
+
 def serve(
     level: str,
     seed: int | str,
@@ -288,6 +351,7 @@ def serve(
 
     rules: Rules | None = None
     player = None
+    shows: Shows | None = None
     games = 0
     for line in lines:
         if not line.strip():
@@ -298,7 +362,7 @@ def serve(
             raise ProtocolError(f"the referee said {quoted(line)}: not JSON") from None
         kind = message.get("type") if isinstance(message, dict) else None
         if kind == "hello":
-            name = f"cribcli {level}"
+            name = f"cribcli {known.label}" if (known := Level.parse(level)) else "cribcli"
             write(
                 json.dumps(
                     {"type": "hello", "name": name, "author": "cribcli", "protocol": PROTOCOL}
@@ -312,11 +376,16 @@ def serve(
                     f"a new_game gives the engine's `seat`, 0 to {rules.players - 1}"
                 )
             player = computer(level, f"{seed}/game {games}", seat, Objective(objective))
+            shows = Shows(seat, rules.players)
             games += 1
+        elif kind == "event" and shows is not None:
+            shows.hear(message)
         elif kind in ("discard", "play"):
             if rules is None or player is None:
                 raise ProtocolError(f"the referee asked for a {kind} before a new_game")
             seen = view_from(message, rules)
+            if shows is not None:
+                seen = replace(seen, past=shows.past)
             if kind == "discard":
                 write(json.dumps({"cards": _cards(player.discard(seen))}))
             else:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 from cribcli.cards import Card
 from cribcli.errors import printable
 from cribcli.grading import GRADE_WINDOWS, KINDS, Grade
+from cribcli.players.base import Level
 from cribcli.scoring import COUNT_LIMIT, ShowItem, ShowScore
 
 if TYPE_CHECKING:
@@ -806,6 +807,12 @@ def hand_line(hand: Sequence[Card], count: int | None, style: Style) -> str:
     return " ".join(parts)
 
 
+def _ladder_order(item: tuple[str, object]) -> tuple[int, str]:
+    """Opponents by their place on the ladder (the rest, as engines and people, after)."""
+    level = Level.parse(item[0])
+    return (level.number if level else len(Level) + 1, item[0])
+
+
 def stats_lines(history: History, *, served: bool = False) -> list[str]:
     """A player's history for people (``served``: in a served room's lobby, where only
     what can be done there is suggested, and a daily streak means nothing)."""
@@ -820,8 +827,11 @@ def stats_lines(history: History, *, served: bool = False) -> list[str]:
     lines = [f"Games: {history.games} played, {history.wins} won ({share:.0f}%)"]
     if history.with_takebacks:
         lines[0] += f"; {history.with_takebacks} with moves taken back"
-    for level, (played, won) in sorted(history.by_level.items()):
-        lines.append(f"  against {printable(level)}: {played} played, {won} won")
+    for level, (played, won) in sorted(history.by_level.items(), key=_ladder_order):
+        known = Level.parse(level)
+        lines.append(
+            f"  against {known.label if known else printable(level)}: {played} played, {won} won"
+        )
     lines.append(f"Skunks: {history.skunks_given} given, {history.skunks_taken} taken")
     lines.append(
         f"Points a deal        {'deals':>6}{'pegging':>9}{'hand':>7}{'crib':>7}{'total':>7}"

@@ -355,7 +355,7 @@ class Visitor:
         self._open(parse_setup(rest))
 
     def _solo(self, rest: list[str]) -> None:
-        level = Level.parse(rest[0][:20]) if rest else Level.NORMAL
+        level = Level.parse(" ".join(rest)) if rest else Level.NORMAL
         if level is None:
             self.say(f"solo LEVEL: {LEVELS_HELP}.")
             return
