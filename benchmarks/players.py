@@ -1,6 +1,7 @@
 """Decision times of the computer levels, and the analysis of one hand.
 
-Run: python benchmarks/players.py [GAMES]   (prints figures; nothing is asserted)
+Run: python benchmarks/players.py [GAMES] [OPPONENT]   (hard's decisions against normal,
+or a level or a style of `cribcli.players.styles`; prints figures; nothing is asserted)
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from cribcli.analysis import analyse
 from cribcli.cards import parse_cards
 from cribcli.engine import Discard, Phase, Play, Rules, apply, new_game, seats_to_act, view
 from cribcli.players import computer
+from cribcli.players.styles import STYLES
 
 
 def analysis_time() -> None:
@@ -31,11 +33,12 @@ def analysis_time() -> None:
     )
 
 
-def decision_times(games: int) -> None:
+def decision_times(games: int, opponent: str = "normal") -> None:
     discards: list[float] = []
     plays: list[float] = []
     for seed in range(games):
-        players = [computer("hard", seed, 0), computer("normal", seed, 1)]
+        other = STYLES[opponent](seed, 1) if opponent in STYLES else computer(opponent, seed, 1)
+        players = [computer("hard", seed, 0), other]
         state, _ = new_game(Rules(), seed)
         while state.phase is not Phase.OVER:
             seat = seats_to_act(state)[0]
@@ -54,7 +57,7 @@ def decision_times(games: int) -> None:
                     plays.append(took)
             state, _ = apply(state, action)
     every = discards + plays
-    print(f"hard, {games} games against normal: {len(every)} decisions (CPU time)")
+    print(f"hard, {games} games against {opponent}: {len(every)} decisions (CPU time)")
     for name, times in (("discard", discards), ("play", plays), ("all", every)):
         print(
             f"  {name:8} median {1000 * statistics.median(times):6.1f} ms   "
@@ -83,4 +86,4 @@ def advice_command_time() -> None:
 if __name__ == "__main__":
     analysis_time()
     advice_command_time()
-    decision_times(int(sys.argv[1]) if len(sys.argv) > 1 else 10)
+    decision_times(int(sys.argv[1]) if len(sys.argv) > 1 else 10, *sys.argv[2:3])

@@ -540,7 +540,9 @@ class Report:
         """How a player is named in the report: its level, or the engine's name."""
         spec = self.players[player]
         if EngineCommand.parse(spec) is None:
-            return spec
+            name, colon, objective = spec.partition(":")
+            level = Level.parse(name)
+            return (level.label if level else name) + colon + objective
         return self.names[player] or "engine"
 
     def as_json(self) -> dict[str, object]:
