@@ -51,13 +51,13 @@ class Slips:
 
 
 SLIPS: Mapping[Level, Slips] = {
-    Level.TWO: Slips(throw=8.67, play=17.34, absurd=11.9),
-    Level.THREE: Slips(throw=5.31, play=10.62, absurd=7.9),
-    Level.FOUR: Slips(throw=3.82, play=7.64, absurd=6.1),
-    Level.FIVE: Slips(throw=2.66, play=5.32, absurd=4.7),
-    Level.SIX: Slips(throw=1.86, play=3.72, absurd=3.7),
-    Level.SEVEN: Slips(throw=1.04, play=2.08, absurd=2.7),
-    Level.EIGHT: Slips(throw=0.52, play=1.04, absurd=2.1),
+    Level.TWO: Slips(throw=9.23, play=18.46, absurd=12.6),
+    Level.THREE: Slips(throw=5.53, play=11.06, absurd=8.1),
+    Level.FOUR: Slips(throw=4.02, play=8.04, absurd=6.3),
+    Level.FIVE: Slips(throw=3.08, play=6.16, absurd=5.2),
+    Level.SIX: Slips(throw=2.13, play=4.26, absurd=4.1),
+    Level.SEVEN: Slips(throw=1.36, play=2.72, absurd=3.1),
+    Level.EIGHT: Slips(throw=0.56, play=1.12, absurd=2.2),
 }
 """How each level between easy (1) and normal (9) slips."""
 
