@@ -38,9 +38,23 @@ def test_the_names_sit_on_the_ladder_easy_1_normal_9_hard_10() -> None:
     assert (Level.SEVEN.label, Level.HARD.label) == ("level 7", "hard")
 
 
-@pytest.mark.parametrize("text", ["0", "11", "07x", "\uff11", "", "medium", "100", "-3", "2.5"])
-def test_anything_else_is_no_level(text: str) -> None:
-    assert Level.parse(text) is None
+def test_a_level_is_read_as_it_is_shown() -> None:
+    assert Level.parse("level 7") is Level.SEVEN and Level.parse("Level 10") is Level.HARD
+    assert Level.parse(Level.FOUR.label) is Level.FOUR and Level.parse("level hard") is Level.HARD
+
+
+@pytest.mark.parametrize(
+    "given", ["0", "11", "07x", "\uff11", "", "medium", "100", "-3", "2.5", "7" + " " * 20, 7, None]
+)
+def test_anything_else_is_no_level(given: object) -> None:
+    assert Level.parse(given) is None
+
+
+def test_a_table_names_its_computers_level() -> None:
+    from cribcli.lobby import TableSetup
+
+    assert "1 computer at level 5" in TableSetup(computers=1, level=Level.FIVE).describe()
+    assert "2 hard computers" in TableSetup(players=3, computers=2, level=Level.HARD).describe()
 
 
 def test_a_match_takes_a_number_and_gives_back_the_name() -> None:
