@@ -141,7 +141,7 @@ def test_hard_weighs_the_hands_it_deals_by_the_style_it_has_read() -> None:
     for style, laid in ((Style.CAREFUL, 1), (Style.GREEDY, LAID)):
         read = reading._replace(habits=Habits(((style, 1.0),)))
         keep = KEPT if kept in likely_keeps(six, False, style) else 1
-        assert read.weight(low) == keep * laid
+        assert read.weights(low) == (keep * laid,)
     assert reading.habits == Habits(FIRST)  # before a show: careful
 
 

@@ -320,13 +320,6 @@ class Reading(NamedTuple):
             weights.append(keep * (LAID if laid[lays] else 1))
         return tuple(weights)
 
-    def weight(self, sample: Sample) -> float:
-        """How much a hand counts when the other plays as one style (or the mixture's
-        weights, unscaled: for one sample alone)."""
-        return sum(
-            w * c for w, (_, c) in zip(self.weights(sample), self.habits.noticed, strict=True)
-        )
-
     def mixed(self, candidates: list[Sample], weights: dict[Sample, tuple[float, ...]]) -> Draws:
         """The candidates weighed by the mixture of styles: each style's weights made a
         share of its own total over the candidates (what that style says of each hand,
