@@ -424,7 +424,9 @@ def lays_lost(reviews: Sequence[Review]) -> dict[tuple[int, int], float]:
 def positions(info: GameInfo, actions: Sequence[Action]) -> Iterator[tuple[State, Action | None]]:
     """Each action of a game with the state it was taken in; last, the state after them
     all (with None)."""
-    state, _ = new_game(info.rules, info.seed)
+    from cribcli.record import begin
+
+    state, _ = begin(info)
     for action in actions:
         yield state, action
         state, _ = apply(state, action)

@@ -202,6 +202,31 @@ class ShownDeal:
             self, thrown=tuple(t if s == seat else () for s, t in enumerate(self.thrown))
         )
 
+    def problem(self, rules: Rules) -> str | None:
+        """What makes this no deal of a game under ``rules`` (None: it could be one): a
+        deal read from a file or told by another program is checked before it is used."""
+        players = range(rules.players)
+        if self.dealer not in players:
+            return f"the dealer is seat 0 to {rules.players - 1}"
+        if len(self.kept) != rules.players or any(len(k) != KEPT_SIZE for k in self.kept):
+            return f"each of the {rules.players} seats shows {KEPT_SIZE} cards"
+        if len(self.crib) != KEPT_SIZE:
+            return f"the crib is {KEPT_SIZE} cards"
+        shown = [self.starter, *self.crib, *(card for kept in self.kept for card in kept)]
+        if len(set(shown)) != len(shown):
+            return "a card is shown twice"
+        if len(self.thrown) != rules.players or any(
+            thrown and (len(thrown) != rules.discard_size or not set(thrown) <= set(self.crib))
+            for thrown in self.thrown
+        ):
+            return f"a seat's throw is {rules.discard_size} of the crib's cards"
+        laid = [card for _, card in self.plays]
+        if len(set(laid)) != len(laid) or any(
+            seat not in players or card not in self.kept[seat] for seat, card in self.plays
+        ):
+            return "a card laid is one its seat kept, laid once"
+        return None
+
 
 @dataclass(frozen=True, slots=True)
 class State:
@@ -235,7 +260,8 @@ class State:
     shown: int = 0
     """Under muggins: how many of the round's hands (then the crib) have been counted."""
     past: tuple[ShownDeal, ...] = ()
-    """This game's deals played to their show, in order."""
+    """The deals played to their show, in order: those of the games these seats played
+    before this one that it carries (``earlier``, in :func:`new_game`), then this game's."""
 
     @property
     def count(self) -> int:
@@ -251,8 +277,12 @@ class State:
 # --- starting a game and a round ------------------------------------------------------
 
 
-def new_game(rules: Rules, seed: int | str) -> tuple[State, list[Event]]:
-    """A new game from a seed: the cut for deal if the rules want one, and the first deal."""
+def new_game(
+    rules: Rules, seed: int | str, earlier: tuple[ShownDeal, ...] = ()
+) -> tuple[State, list[Event]]:
+    """A new game from a seed: the cut for deal if the rules want one, and the first deal.
+    ``earlier``: the deals these seats showed in the games before this one (a match's, a
+    table's), the start of the game's :attr:`State.past`."""
     events: list[Event] = []
     dealer = rules.first_dealer
     if rules.cut_for_deal:
@@ -269,6 +299,7 @@ def new_game(rules: Rules, seed: int | str) -> tuple[State, list[Event]]:
         dealt=empty,
         hands=empty,
         discards=(None,) * rules.players,
+        past=earlier,
     )
     return _deal(state, dealer, events), events
 
@@ -700,8 +731,8 @@ class View:
     crib: tuple[Card, ...] = ()
     """The crib, once it is turned up to be counted (under muggins)."""
     past: tuple[ShownDeal, ...] = ()
-    """This game's deals played to their show, as this seat saw them
-    (:meth:`ShownDeal.seen_by`)."""
+    """The deals played to their show (:attr:`State.past`: the games before this one's
+    carried, then this one's), as this seat saw them (:meth:`ShownDeal.seen_by`)."""
 
     @property
     def count(self) -> int:

@@ -22,7 +22,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from cribcli import daily
-from cribcli.engine import Action, Rules, State
+from cribcli.engine import Action, Rules, ShownDeal, State
 from cribcli.errors import CribbageError, UsageProblem
 from cribcli.players import Level, Objective, Player, computer
 from cribcli.players.base import PlayerFailed
@@ -83,6 +83,9 @@ class NewGame:
     muggins: bool = False
     opponent: EngineCommand | None = None
     """An engine in the computers' seats, instead of a level."""
+    earlier: tuple[ShownDeal, ...] = ()
+    """The deals shown in the games just before, at the same table (another game, asked
+    for at the end of one): the computer reads the player from them too."""
 
 
 def remembered_level(places: Places) -> Level:
@@ -250,7 +253,7 @@ def game_info(new: NewGame, places: Places) -> GameInfo:
         )
         for name in NAMES[new.players]
     )
-    return GameInfo(rules, seats, seed, started=started_now())
+    return GameInfo(rules, seats, seed, started=started_now(), earlier=new.earlier)
 
 
 def started_now() -> str:

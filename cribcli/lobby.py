@@ -15,12 +15,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from itertools import count
 
-from cribcli.engine import Action, Rules, seats_to_act
+from cribcli.engine import Action, Rules, ShownDeal, seats_to_act
 from cribcli.errors import CribbageError
 from cribcli.events import GameOver, game_points
 from cribcli.games import computers
 from cribcli.players import Level, computer
-from cribcli.record import CLOCK_LIMITS, GameInfo, Seat
+from cribcli.record import CLOCK_LIMITS, GameInfo, Seat, carried
 from cribcli.session import Session
 from cribcli.targets import target_of
 
@@ -345,7 +345,8 @@ class ServedTable:
             for spec in self.session.info.seats
         )
         loser = 1 - self.finished[-1].winner if self.setup.players == 2 else None
-        return self._begin(seats, seed, started, first_dealer=loser)
+        earlier = carried(self.session.state.past)  # (the computer reads the table's people)
+        return self._begin(seats, seed, started, first_dealer=loser, earlier=earlier)
 
     def _begin(
         self,
@@ -353,6 +354,7 @@ class ServedTable:
         seed: int | str,
         started: str,
         first_dealer: int | None = None,
+        earlier: tuple[ShownDeal, ...] = (),
     ) -> Session:
         game = len(self.finished) + 1
         label = f"served table {self.number}"
@@ -365,6 +367,7 @@ class ServedTable:
             started=started,
             label=label,
             clock=self.setup.clock,
+            earlier=earlier,
         )
         self.session = Session.start(info, computers(info), self._save)
         return self.session

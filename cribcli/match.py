@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
-from cribcli.engine import Rules, first_dealer
+from cribcli.engine import Rules, ShownDeal, first_dealer
 from cribcli.errors import CribbageError
 from cribcli.events import Event, GameOver, game_points
 from cribcli.players import LEVELS_HELP, Level, Objective, Player, computer
@@ -35,7 +35,7 @@ from cribcli.protocol.referee import (
     kept_engine,
     seat_of,
 )
-from cribcli.record import GameInfo, Seat
+from cribcli.record import GameInfo, Seat, carried
 from cribcli.session import run_game
 from cribcli.tally import ROLES, Deal, PointSums, Role, deals
 from cribcli.targets import FULL_GAME, MATCH_LENGTHS
@@ -62,6 +62,10 @@ class GameSummary:
     game: int = 0
     """Its number in its best-of match (0 for the first, or when games are not in
     matches)."""
+    shown: tuple[ShownDeal, ...] = ()
+    """In a best-of match, the deals shown that its next game carries
+    (:attr:`cribcli.record.GameInfo.earlier`): the computer reads the other player from
+    the match's games, not only the game's."""
 
     def player(self, seat: int) -> int:
         """Which of the match's two players sat in ``seat``."""
@@ -228,7 +232,10 @@ def play_unit(
         number = len(played)
         saved = partial(save, number) if save else None
         seed = setup.game_seed(index // 2 if setup.duplicate else index, number)
-        played.append(_game(setup, index, seed, next_rules(setup, played), swapped, number, saved))
+        rules = next_rules(setup, played)
+        last = played[-1] if played else None
+        earlier = last.shown if isinstance(last, GameSummary) else ()
+        played.append(_game(setup, index, seed, rules, swapped, number, saved, earlier))
     return tuple(played)
 
 
@@ -261,9 +268,10 @@ def _game(
     swapped: bool,
     number: int,
     save: Callable[[GameInfo, list[Event]], None] | None,
+    earlier: tuple[ShownDeal, ...] = (),
 ) -> GameSummary | VoidGame:
     """One game: the match's players in their seats (the other way round if
-    ``swapped``), from ``seed``."""
+    ``swapped``), from ``seed``, carrying ``earlier`` (the match's games before it)."""
     specs = setup.players[::-1] if swapped else setup.players
     seats: list[Seat] = []
     engines: dict[int, Engine] = {}
@@ -280,21 +288,21 @@ def _game(
     for seat, engine in engines.items():  # another program outside a sandbox at the table?
         engine.rival_outside = not setup.sandbox and any(other != seat for other in engines)
     label = f"match game {index}" if setup.best_of == 1 else f"match {index} game {number + 1}"
-    info = GameInfo(rules, tuple(seats), seed, label=label)
+    info = GameInfo(rules, tuple(seats), seed, label=label, earlier=earlier)
     players = [
         EnginePlayer(engines[seat], info, seat) if seat in engines else _computer(spec, seed, seat)
         for seat, spec in enumerate(specs)
     ]
     played: list[Event] = []
     try:
-        _, events = run_game(info, players, on_event=played.append)
+        state, events = run_game(info, players, on_event=played.append)
     except NoResult as void:
         if save:
             save(info, played)
         return VoidGame(index, void.reason, swapped, number)
     if save:
         save(info, events)
-    return summary_of(info, events, index, swapped, number)
+    return summary_of(info, events, index, swapped, number, carrying(setup, state.past))
 
 
 def _computer(spec: str, seed: str, seat: int) -> Player:
@@ -303,10 +311,23 @@ def _computer(spec: str, seed: str, seat: int) -> Player:
     return computer(level, seed, seat, objective)
 
 
+def carrying(setup: Setup, past: tuple[ShownDeal, ...]) -> tuple[ShownDeal, ...]:
+    """What a game of ``setup`` that showed ``past`` hands on to the next: in a best-of
+    match, :func:`cribcli.record.carried`; single games carry nothing (each is a game
+    on its own, played in any order)."""
+    return carried(past) if setup.best_of > 1 else ()
+
+
 def summary_of(
-    info: GameInfo, events: Sequence[Event], index: int, swapped: bool, number: int
+    info: GameInfo,
+    events: Sequence[Event],
+    index: int,
+    swapped: bool,
+    number: int,
+    shown: tuple[ShownDeal, ...] = (),
 ) -> GameSummary | VoidGame:
-    """A game's summary from its log (a game with no result: void)."""
+    """A game's summary from its log (a game with no result: void); ``shown``: what it
+    carries to the next (:func:`carrying`)."""
     over = events[-1] if events else None
     if not isinstance(over, GameOver):
         return VoidGame(index, "no result: the game stopped", swapped, number)
@@ -323,6 +344,7 @@ def summary_of(
         forfeit=over.forfeit,
         reason=over.reason,
         game=number,
+        shown=shown,
     )
 
 

@@ -25,6 +25,7 @@ from cribcli.engine import (
     Phase,
     Play,
     Rules,
+    ShownDeal,
     State,
     apply,
     deal_from,
@@ -49,6 +50,7 @@ from cribcli.events import (
     StarterCut,
 )
 from cribcli.players.base import LEVELS_HELP, Level, Objective
+from cribcli.scoring import KEPT_SIZE
 
 FORMAT = 2
 """The version of the log format this code writes."""
@@ -73,6 +75,8 @@ COMMAND_LIMIT = 1000
 """The longest engine command a log records."""
 REASON_LIMIT = 200
 """The longest reason for a forfeit a log records."""
+EARLIER_LIMIT = 24
+"""The most deals of the games before it a log carries (a game has ten to twenty)."""
 PlayerKind = Literal["human", "computer", "engine"]
 """Who can sit in a seat."""
 
@@ -203,6 +207,10 @@ class GameInfo:
     """Seconds each person had for a decision (a served table's clock); None: no clock."""
     timeouts: tuple[int, ...] = ()
     """The actions (by number, from 1) the computer made for a person whose clock ran out."""
+    earlier: tuple[ShownDeal, ...] = ()
+    """The deals these seats showed in the games before this one (of a match, at a
+    table), the last :data:`EARLIER_LIMIT`: the computer reads the others' habits from
+    them as from this game's (:func:`carried`)."""
 
     @property
     def promise(self) -> str:
@@ -293,6 +301,8 @@ def log_document(info: GameInfo, events: Iterable[Event]) -> dict[str, Any]:
         if item.name != "muggins" or info.rules.muggins  # written only when on
     }
     doc["seats"] = [_table(seat) for seat in info.seats]
+    if info.earlier:
+        doc["earlier"] = [_earlier_table(deal) for deal in info.earlier]
     rounds: list[dict[str, Any]] = []
     result: Result | None = None
     for event in events:
@@ -344,6 +354,18 @@ def log_document(info: GameInfo, events: Iterable[Event]) -> dict[str, Any]:
     if result is not None:
         doc["result"] = _table(result)
     return doc
+
+
+def _earlier_table(deal: ShownDeal) -> dict[str, Any]:
+    """A deal of an earlier game as its table in ``[[earlier]]``."""
+    return {
+        "dealer": deal.dealer,
+        "starter": str(deal.starter),
+        "kept": [format_cards(kept) for kept in deal.kept],
+        "crib": format_cards(deal.crib),
+        "thrown": [format_cards(thrown) for thrown in deal.thrown],
+        "plays": [f"{seat} {card}" for seat, card in deal.plays],
+    }
 
 
 def _frozen(entry: dict[str, Any]) -> dict[str, Any]:
@@ -420,6 +442,7 @@ def loads(text: str) -> GameLog:
         commitment=_commitment(doc),
         clock=_clock(doc),
         timeouts=_timeouts(doc),
+        earlier=_earlier(doc, rules),
     )
     return GameLog(info, rounds, result)
 
@@ -458,6 +481,49 @@ def _commitment(doc: dict[str, Any]) -> str | None:
     if not isinstance(value, str) or not _DIGEST.fullmatch(value):
         raise LogError("the log: `commitment` is `sha256:` and 64 hexadecimal digits")
     return value
+
+
+def _earlier(doc: dict[str, Any], rules: Rules) -> tuple[ShownDeal, ...]:
+    tables = doc.get("earlier", [])
+    if not isinstance(tables, list) or len(tables) > EARLIER_LIMIT:
+        raise LogError(f"the log: `earlier` is a list of at most {EARLIER_LIMIT} deals")
+    return tuple(_earlier_deal(table, rules, f"earlier[{n}]") for n, table in enumerate(tables))
+
+
+def _earlier_deal(doc: object, rules: Rules, where: str) -> ShownDeal:
+    if not isinstance(doc, dict):
+        raise LogError(f"{where} is not a table")
+    wrong = f"{where}: not a deal of this game's rules"
+    entries = _strings(doc, "plays", where)
+    kept, thrown = _strings(doc, "kept", where), _strings(doc, "thrown", where)
+    if max(len(entries), len(kept), len(thrown)) > KEPT_SIZE * rules.players:
+        raise LogError(f"{wrong} (too many cards)")
+    plays = [_play_entry(entry, where) for entry in entries]
+    starter = _cards(_field(doc, "starter", str, where), where)
+    if len(starter) != 1 or any(card is None for _, card in plays):
+        raise LogError(f"{wrong} (one starter, and a card for each play)")
+    deal = ShownDeal(
+        dealer=_field(doc, "dealer", int, where),
+        starter=starter[0],
+        kept=tuple(tuple(_cards(cards, where)) for cards in kept),
+        crib=tuple(_cards(_field(doc, "crib", str, where), where)),
+        plays=tuple((seat, card) for seat, card in plays if card is not None),
+        thrown=tuple(tuple(_cards(cards, where)) for cards in thrown),
+    )
+    problem = deal.problem(rules)
+    if problem:
+        raise LogError(f"{wrong} ({problem})")
+    return deal
+
+
+def carried(past: tuple[ShownDeal, ...]) -> tuple[ShownDeal, ...]:
+    """What a game's next game carries of the deals shown so far (:attr:`GameInfo.earlier`)."""
+    return past[-EARLIER_LIMIT:]
+
+
+def begin(info: GameInfo) -> tuple[State, list[Event]]:
+    """The game ``info`` is, before its first action: its seats' earlier deals carried."""
+    return new_game(info.rules, info.seed, info.earlier)
 
 
 def _takebacks(doc: dict[str, Any]) -> int:
@@ -652,7 +718,7 @@ def replay(log: GameLog) -> Replay:
     """
     info = log.info
     result = Replay(log)
-    state, events = new_game(info.rules, info.seed)
+    state, events = begin(info)
     result.events.extend(events)
     players = info.rules.players
     for record in log.rounds:
@@ -745,7 +811,7 @@ def _cards(text: str, where: str) -> list[Card]:
 def _play_entry(entry: str, where: str) -> tuple[int, Card | None]:
     """A play entry ``0 5H`` or ``1 go``: the seat and the card (None for a go)."""
     parts = entry.split()
-    if len(parts) != 2 or not parts[0].isdigit():
+    if len(parts) != 2 or not (parts[0].isascii() and parts[0].isdigit()):
         raise LogError(f"{where}: a play is a seat number and a card or `go`, e.g. `0 5H`")
     if parts[1].lower() == "go":
         return int(parts[0]), None
@@ -755,7 +821,11 @@ def _play_entry(entry: str, where: str) -> tuple[int, Card | None]:
 def _claim_entry(entry: str, where: str) -> Claim:
     """A claim ``0 hand 12``: the seat and the points it claimed."""
     parts = entry.split()
-    if len(parts) != 3 or not parts[0].isdigit() or parts[1] not in ("hand", "crib"):
+    if (
+        len(parts) != 3
+        or not (parts[0].isascii() and parts[0].isdigit())
+        or parts[1] not in ("hand", "crib")
+    ):
         raise LogError(
             f"{where}: a claim is a seat, `hand` or `crib`, and points, e.g. `0 hand 12`"
         )

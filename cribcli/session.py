@@ -20,7 +20,6 @@ from cribcli.engine import (
     State,
     View,
     apply,
-    new_game,
     seats_to_act,
     showing,
     view,
@@ -28,7 +27,7 @@ from cribcli.engine import (
 from cribcli.errors import CribbageError
 from cribcli.events import Event
 from cribcli.players.base import Listener, Player, PlayerFailed
-from cribcli.record import GameInfo, GameLog, dumps, replay
+from cribcli.record import GameInfo, GameLog, begin, dumps, replay
 
 
 def next_action(state: State, players: Sequence[Player]) -> Action:
@@ -112,7 +111,7 @@ class Session:
         save: Callable[[str], None] | None = None,
     ) -> Session:
         """A new game."""
-        state, events = new_game(info.rules, info.seed)
+        state, events = begin(info)
         session = cls(info, state, list(events), computers, save)
         session.save()
         session.tell(events)
@@ -175,7 +174,7 @@ class Session:
         back. Raises CribbageError if the seat has not acted this round, or if its last
         action was the discard and the starter has been cut since: what is seen stays
         seen, so a discard stands once the starter is turned."""
-        state, events = new_game(self.info.rules, self.info.seed)
+        state, events = begin(self.info)
         before: list[tuple[State, int]] = []  # the state before each action, events so far
         for action in self.actions:
             before.append((state, len(events)))

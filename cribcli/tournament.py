@@ -35,6 +35,7 @@ from cribcli.match import (
     Played,
     Setup,
     VoidGame,
+    carrying,
     check_player,
     log_name,
     summary_of,
@@ -576,10 +577,11 @@ def _read_unit(folder: Path, results: Results, match: MatchUp, unit: int) -> int
             log = loads(text)
             if str(log.info.seed) != seed or len(log.info.seats) != 2:
                 break
-            events = replay(log).events
+            game = replay(log)
         except (CribbageError, ValueError, RecursionError):
             break  # (played again: it is not a game)
-        played.append(summary_of(log.info, events, unit, swapped, number))
+        shown = carrying(setup, game.state.past) if game.state else ()
+        played.append(summary_of(log.info, game.events, unit, swapped, number, shown))
         if unit_over(setup, played):
             break
     if played:

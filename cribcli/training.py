@@ -142,9 +142,9 @@ def set_up(places: Places, position: Position, warn: Warn) -> SetUp | None:
     if text is None:
         return None
     from cribcli.coach import default_seat
-    from cribcli.engine import apply, new_game
+    from cribcli.engine import apply
     from cribcli.games import player_of
-    from cribcli.record import loads
+    from cribcli.record import begin, loads
 
     try:
         game = replay(loads(text))
@@ -158,7 +158,7 @@ def set_up(places: Places, position: Position, warn: Warn) -> SetUp | None:
     mine = default_seat(info, player_of(places.games / position.game, places))
     if action.seat != mine or not _is_kind(action, position.kind):
         return None
-    state, _ = new_game(info.rules, info.seed)
+    state, _ = begin(info)
     for earlier in game.actions[: position.at]:
         state, _ = apply(state, earlier)
     return SetUp(info, state, view(state, action.seat), action)

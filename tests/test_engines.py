@@ -31,6 +31,7 @@ from cribcli.engine import (
     Phase,
     Play,
     Rules,
+    ShownDeal,
     View,
     apply,
     new_game,
@@ -121,24 +122,58 @@ def replayed(tmp_path: Path) -> list[tuple[GameInfo, GameResult]]:
 @pytest.mark.parametrize("muggins", [False, True])
 def test_an_engine_rebuilds_the_deals_shown_from_what_it_is_told(muggins: bool) -> None:
     """The past a computer in the engine's process sees is the one it would see at the
-    table: rebuilt from the events the referee tells its seat, nothing more."""
+    table: rebuilt from the events the referee tells its seat, nothing more; in a second
+    game, the first game's deals it is given with ``new_game`` (as its seat saw them),
+    then the second's."""
     from cribcli.engine import view as seen_by
-    from cribcli.protocol.messages import Shows, told
+    from cribcli.protocol.messages import Shows, earlier_from, told
+    from cribcli.protocol.messages import new_game as new_game_message
+    from cribcli.record import GameInfo, Seat, begin, carried
     from cribcli.session import next_action
 
     rules = Rules(target=61, muggins=muggins)
-    state, events = new_game(rules, 5)
     players = [computer("normal", 5, 0), computer("easy", 5, 1)]
-    shows = [Shows(seat, 2) for seat in (0, 1)]
-    checked = 0
-    while state.phase is not Phase.OVER:
+    earlier: tuple[ShownDeal, ...] = ()
+    for game in range(2):
+        info = GameInfo(rules, (Seat("A"), Seat("B")), f"5/{game}", earlier=earlier)
+        state, events = begin(info)
+        shows = []
         for seat in (0, 1):
-            for event in events:
-                shows[seat].hear(json.loads(json.dumps(told(event, seat))))
-            assert shows[seat].past == seen_by(state, seat).past
-        checked += len(state.past)
-        state, events = apply(state, next_action(state, players))
-    assert checked > 10 and len(state.past) >= 3
+            message = json.loads(json.dumps(new_game_message(info, seat)))
+            assert ("earlier" in message) == bool(earlier)
+            shows.append(Shows(seat, rules, earlier_from(message, rules)))
+        checked = 0
+        while state.phase is not Phase.OVER:
+            for seat in (0, 1):
+                for event in events:
+                    shows[seat].hear(json.loads(json.dumps(told(event, seat))))
+                assert shows[seat].past == seen_by(state, seat).past
+            checked += len(state.past)
+            state, events = apply(state, next_action(state, players))
+        assert checked > 10 and len(state.past) - len(earlier) >= 3
+        assert state.past[: len(earlier)] == earlier
+        earlier = carried(state.past)
+
+
+def test_an_engine_leaves_out_an_earlier_deal_that_is_no_deal() -> None:
+    """Earlier deals a referee gives are checked as they are read: a card shown twice,
+    a throw not in the crib, a card laid that its seat did not keep, or a message of the
+    wrong shape leaves that deal out, never the engine stopped."""
+    from cribcli.protocol.messages import deal_json, earlier_from
+    from cribcli.session import next_action
+
+    rules = Rules()
+    state, _ = new_game(rules, 3)
+    players = [computer("easy", 3, 0), computer("easy", 3, 1)]
+    while not state.past:
+        state, _ = apply(state, next_action(state, players))
+    good = cast(dict[str, Any], deal_json(state.past[0].seen_by(0)))
+    twice = {**good, "crib": [good["starter"], *good["crib"][1:]]}
+    foreign = {**good, "thrown": [good["kept"][0][:2], []]}
+    laid = {**good, "plays": [[0, good["kept"][1][0]]]}
+    said = {"earlier": [good, twice, foreign, laid, "nonsense", {"dealer": "x"}, [1, 2]]}
+    assert earlier_from(said, rules) == (state.past[0].seen_by(0),)
+    assert earlier_from({"earlier": "all of them"}, rules) == ()
 
 
 def test_a_decision_carries_the_whole_view() -> None:

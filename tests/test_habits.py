@@ -10,7 +10,7 @@ import pytest
 from cribcli.analysis import analyse
 from cribcli.cards import Card, deck, parse_cards, shuffled_deck
 from cribcli.engine import Discard, Phase, Play, Rules, ShownDeal, State, apply, new_game, view
-from cribcli.players import Player, computer
+from cribcli.players import Level, Player, computer
 from cribcli.players.careful import unseen_after
 from cribcli.players.habits import (
     FIRST,
@@ -155,3 +155,23 @@ def test_the_reading_needs_nothing_hidden() -> None:
     a = view(replace(state, past=(hidden,)), 0)
     b = view(replace(state, past=(replace(deal, thrown=(deal.thrown[0], ())),)), 0)
     assert a == b and Habits.of(a) == Habits.of(b)
+
+
+def test_hard_reads_the_player_from_the_games_before_this_one() -> None:
+    """In a match's next game (or a table's, or another game at the terminal) hard does
+    not start its reading afresh: the deals the game carries (its log's ``earlier``)
+    tell the style before the game's own first show, and a resumed game reads the same."""
+    from cribcli.record import GameInfo, Seat, begin, carried, dumps, loads
+    from cribcli.session import run_game
+
+    rules = Rules(target=61, first_dealer=0)
+    seats = (Seat("Hard", "computer", Level.HARD), Seat("Greedy"))
+    first = GameInfo(rules, seats, 8)
+    state, _ = run_game(first, [computer("normal", 8, 0), GreedyPlayer(8, 1)])
+    fresh, _ = begin(first)
+    assert Habits.of(view(fresh, 0)) == Habits(FIRST)  # a first game: careful, as ever
+    second = replace(first, seed=9, earlier=carried(state.past))
+    for info in (second, loads(dumps(second, [])).info):
+        carrying, _ = begin(info)
+        habits = Habits.of(view(carrying, 0))
+        assert habits.chance(Style.GREEDY) > 0.9, habits

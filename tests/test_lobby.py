@@ -202,7 +202,10 @@ def test_a_match_goes_on_until_a_side_has_won_most_and_the_loser_deals_next() ->
             break
         last = table.outcomes()[-1]
         seed += 1
+        assert table.session is not None
+        shown = table.session.state.past
         session = table.next_game(seed, "2026-12-02T10:00:00")
+        assert session.info.earlier == shown[-24:] and session.state.past == shown[-24:]
         rules = session.info.rules
         assert not rules.cut_for_deal and rules.first_dealer == 1 - last.winner  # ACC 1.5
         assert session.state.dealer == 1 - last.winner

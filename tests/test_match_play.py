@@ -13,7 +13,16 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from cribcli.events import game_points
-from cribcli.match import GameSummary, Report, Setup, Tally, mean_interval, play_unit, t95
+from cribcli.match import (
+    GameSummary,
+    Report,
+    Setup,
+    Tally,
+    match_game,
+    mean_interval,
+    play_unit,
+    t95,
+)
 from cribcli.record import loads, replay
 from tests.conftest import Run
 
@@ -133,6 +142,15 @@ def test_a_match_ends_when_it_is_won_and_the_loser_deals_next() -> None:
     first_info = logs[0][0]  # type: ignore[index]
     assert first_info.rules.cut_for_deal  # the first game's deal is cut for
     assert play_unit(setup, 0) == played  # the same seed: the same match
+    # each game carries the deals shown in the match so far, the last 24: the computer
+    # reads the other player from the match, not from one game
+    assert not first_info.earlier
+    for number, before in enumerate(games[:-1]):
+        after_info = logs[number + 1][0]  # type: ignore[index]
+        assert after_info.earlier == before.shown and len(after_info.earlier) <= 24
+        assert len(before.shown) in (24, len(logs[number][0].earlier) + len(before.deals))  # type: ignore[index]
+    single = match_game(Setup(("easy", "easy"), "acc", target=61), 0)
+    assert isinstance(single, GameSummary) and not single.shown  # a game on its own
 
 
 def test_match_best_of_three_json_agrees_with_its_logs(cribbage: Run, tmp_path: Path) -> None:

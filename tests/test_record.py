@@ -239,3 +239,66 @@ def test_a_format_1_log_reads_with_its_winner_stopped_at_the_target() -> None:
     assert replayed.log.result.scores == (104, 121)
     with pytest.raises(LogError, match="the final scores"):
         replay(loads(text.replace("format = 1", "format = 2")))
+
+
+# --- the deals a game carries from the games before it ---------------------------------
+
+
+def carrying_game() -> tuple[GameInfo, str]:
+    """A game that carries the deals of the one before it, and its log."""
+    from cribcli.record import carried, dumps
+
+    first, _ = play(game(2, 21, 61))
+    info = GameInfo(Rules(target=61), (Seat("P0"), Seat("P1")), 22, earlier=carried(first.past))
+    _, events = play(info)
+    return info, dumps(info, events)
+
+
+def test_a_log_carries_the_deals_before_it_and_replays() -> None:
+    """The deals of the games before a game are in its log (``[[earlier]]``, each card
+    as the rounds write them), read back as they were, and the game's past begins with
+    them, as the computer saw it when it played."""
+    from cribcli.record import EARLIER_LIMIT, carried
+
+    info, text = carrying_game()
+    assert 3 <= len(info.earlier) <= EARLIER_LIMIT
+    doc = tomllib.loads(text)
+    first = info.earlier[0]
+    assert doc["earlier"][0]["kept"] == [" ".join(map(str, kept)) for kept in first.kept]
+    assert doc["earlier"][0]["plays"][0] == f"{first.plays[0][0]} {first.plays[0][1]}"
+    log = loads(text)
+    assert log.info.earlier == info.earlier
+    replayed = replay(log)
+    assert replayed.finished and replayed.state is not None
+    assert replayed.state.past[: len(info.earlier)] == info.earlier
+    past = replayed.state.past
+    assert len(past) > len(info.earlier) and carried(past) == past[-EARLIER_LIMIT:]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda deal: deal.update(crib=deal["kept"][0]), "a card is shown twice"),
+        (lambda deal: deal.update(dealer=2), "the dealer is seat 0 to 1"),
+        (lambda deal: deal.update(kept=deal["kept"][:1]), "each of the 2 seats shows 4 cards"),
+        (lambda deal: deal.update(thrown=[deal["kept"][0][:5], ""]), "a seat's throw is 2"),
+        (lambda deal: deal.update(plays=[f"1 {deal['kept'][0][:2]}"]), "a card laid is one"),
+        (lambda deal: deal.update(plays=["0 go"]), "a card for each play"),
+        (lambda deal: deal.update(starter="5H 5S"), "one starter"),
+        (lambda deal: deal.update(plays=["0 AS"] * 9), "too many cards"),
+        (lambda deal: deal.pop("crib"), "earlier[0]: `crib` is missing"),
+    ],
+)
+def test_an_earlier_deal_that_is_no_deal_is_named(change, message: str) -> None:  # type: ignore[no-untyped-def]
+    """A log's earlier deals are checked as it is read: the computer reads them, so a
+    log edited to hold something no deal could be is refused, saying where and why."""
+    _, text = carrying_game()
+    doc = tomllib.loads(text)
+    change(doc["earlier"][0])
+    with pytest.raises(LogError) as caught:
+        loads(tomli_w.dumps(doc))
+    assert message in str(caught.value)
+    assert str(caught.value).startswith("earlier[0]")
+    doc["earlier"] = [doc["earlier"][1]] * 25
+    with pytest.raises(LogError, match="at most 24 deals"):
+        loads(tomli_w.dumps(doc))

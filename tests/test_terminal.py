@@ -79,7 +79,10 @@ def test_a_whole_game_in_a_terminal(tmp_path: Path) -> None:
     assert len(list((tmp_path / "games").glob("*.toml"))) == 1
     child.send("\r")
     assert "Put 2 in the crib>" in settle(child)
-    assert "seed = 7" not in (tmp_path / "save.toml").read_text(encoding="utf-8")  # a new deal
+    saved = (tmp_path / "save.toml").read_text(encoding="utf-8")
+    assert "seed = 7" not in saved  # a new deal, carrying the last game's deals shown
+    assert saved.count("[[earlier]]") == 9  # the computer reads the player (the 10th deal was
+    # not shown in full: the game was won in its show)
     child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()

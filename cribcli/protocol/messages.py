@@ -92,8 +92,10 @@ def hello() -> dict[str, object]:
 
 def new_game(info: GameInfo, seat: int) -> dict[str, object]:
     """A new game begins: the rules, the engine's seat and the seats' names (never the
-    seed, which would give away every card)."""
+    seed, which would give away every card), and the deals these seats showed in their
+    games before this one (``earlier``, if any), as the engine's seat saw them."""
     rules = info.rules
+    earlier = [deal_json(deal.seen_by(seat)) for deal in info.earlier]
     return {
         "type": "new_game",
         "seat": seat,
@@ -105,7 +107,48 @@ def new_game(info: GameInfo, seat: int) -> dict[str, object]:
             "muggins": rules.muggins,
         },
         "names": [seated.name for seated in info.seats],
+        **({"earlier": earlier} if earlier else {}),
     }
+
+
+def deal_json(deal: ShownDeal) -> dict[str, object]:
+    """A deal shown, for a program: its dealer, starter, each seat's four cards, the crib,
+    each card laid with its seat, and each seat's throw (only its own, if it is told)."""
+    return {
+        "dealer": deal.dealer,
+        "starter": deal.starter.ascii(),
+        "kept": [_cards(kept) for kept in deal.kept],
+        "crib": _cards(deal.crib),
+        "plays": [[seat, card.ascii()] for seat, card in deal.plays],
+        "thrown": [_cards(thrown) for thrown in deal.thrown],
+    }
+
+
+def earlier_from(message: dict[str, Any], rules: Rules) -> tuple[ShownDeal, ...]:
+    """The earlier deals a ``new_game`` gives, as far as :data:`PAST_LIMIT` (a deal that
+    is not one under ``rules``, or that cannot be read, left out)."""
+    told = message.get("earlier")
+    deals: list[ShownDeal] = []
+    for data in told[:PAST_LIMIT] if isinstance(told, list) else ():
+        try:
+            limit = 4 * rules.players
+            deal = ShownDeal(
+                dealer=int(data["dealer"]),
+                starter=Card.parse(str(data["starter"])),
+                kept=tuple(tuple(parse_cards(kept[:4])) for kept in data["kept"][: rules.players]),
+                crib=tuple(parse_cards(data["crib"][:4])),
+                plays=tuple(
+                    (int(seat), Card.parse(str(card))) for seat, card in data["plays"][:limit]
+                ),
+                thrown=tuple(
+                    tuple(parse_cards(thrown[:2])) for thrown in data["thrown"][: rules.players]
+                ),
+            )
+        except (KeyError, TypeError, ValueError, IndexError, CribbageError):
+            continue
+        if deal.problem(rules) is None:
+            deals.append(deal)
+    return tuple(deals)
 
 
 def told(event: Event, seat: int) -> dict[str, object]:
@@ -285,9 +328,9 @@ class Shows:
     and the crib counted), for its view's :attr:`~cribcli.engine.View.past`. What it is
     told is checked as it is read: a deal any of whose parts it cannot read is left out."""
 
-    def __init__(self, seat: int, players: int) -> None:
-        self.seat, self.players = seat, players
-        self.past: tuple[ShownDeal, ...] = ()
+    def __init__(self, seat: int, rules: Rules, earlier: tuple[ShownDeal, ...] = ()) -> None:
+        self.seat, self.rules, self.players = seat, rules, rules.players
+        self.past = earlier[-PAST_LIMIT:]
         self._begin(-1)
 
     def _begin(self, dealer: int) -> None:
@@ -322,7 +365,7 @@ class Shows:
             case "round_ended":
                 seats = range(self.players)
                 whole = self.starter and len(self.crib) == 4 and set(self.kept) == set(seats)
-                if whole and 0 <= self.dealer < self.players and len(self.past) < PAST_LIMIT:
+                if whole and 0 <= self.dealer < self.players:
                     assert self.starter is not None
                     deal = ShownDeal(
                         dealer=self.dealer,
@@ -332,7 +375,8 @@ class Shows:
                         plays=tuple(self.plays),
                         thrown=tuple(self.thrown if s == self.seat else () for s in seats),
                     )
-                    self.past = (*self.past, deal)
+                    if deal.problem(self.rules) is None:
+                        self.past = (*self.past, deal)[-PAST_LIMIT:]
                 self._begin(-1)
 
 
@@ -376,7 +420,7 @@ def serve(
                     f"a new_game gives the engine's `seat`, 0 to {rules.players - 1}"
                 )
             player = computer(level, f"{seed}/game {games}", seat, Objective(objective))
-            shows = Shows(seat, rules.players)
+            shows = Shows(seat, rules, earlier_from(message, rules))
             games += 1
         elif kind == "event" and shows is not None:
             shows.hear(message)

@@ -31,7 +31,7 @@ from cribcli.games import (
 from cribcli.luck import luck_of
 from cribcli.players import Level
 from cribcli.protocol.referee import MOVE_TIME, PREFIX
-from cribcli.record import GameInfo
+from cribcli.record import carried
 from cribcli.session import Session
 from cribcli.stats import daily_result
 from cribcli.store import Places
@@ -133,12 +133,14 @@ def _play(options: PlayOptions) -> tuple[int, NewGame | None]:
     if status is not None:  # left before its end, or not filed as it should be
         return status, None
     if interactive and not options.daily and options.another is not None and options.another():
-        return Exit.OK, _like(session.info, options.new)
+        return Exit.OK, _like(session, options.new)
     return Exit.OK, None
 
 
-def _like(info: GameInfo, asked: NewGame) -> NewGame:
-    """A new game like ``info``'s (its rules, its name, its level), a new deal."""
+def _like(session: Session, asked: NewGame) -> NewGame:
+    """A new game like the session's (its rules, its name, its level), a new deal, the
+    deals shown so far carried (:func:`cribcli.record.carried`)."""
+    info = session.info
     rules = info.rules
     level = next((seat.level for seat in info.seats if seat.level), None)
     return replace(
@@ -150,6 +152,7 @@ def _like(info: GameInfo, asked: NewGame) -> NewGame:
         players=rules.players,
         muggins=rules.muggins,
         cut=rules.cut_for_deal,
+        earlier=carried(session.state.past),
     )
 
 
