@@ -331,7 +331,7 @@ def test_review_of_one_round(cribbage: Run) -> None:
     ["3-players.toml", pytest.param("4-players.toml", marks=pytest.mark.slow), "short-game.toml"],
 )
 def test_review_of_other_tables(cribbage: Run, log: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(table_search, "MOST_DEALS", 20)  # the shape, not the search's depth
+    monkeypatch.setattr(table_search, "MOST_DEALS", 6)  # the shape, not the search's depth
     path = str(ROOT / "tests" / "logs" / log)
     result = cribbage("review", path, "--json", "--round", "2")
     assert result.status == 0, result.err
