@@ -109,6 +109,20 @@ def test_a_few_shown_deals_tell_the_style(style: Style, other: object) -> None:
     assert dict(_mixture(deals[:1], 1)) != pytest.approx(PRIOR)  # one deal moves it
 
 
+@pytest.mark.parametrize("level", ["7", "8"])
+def test_a_player_who_strays_now_and_then_reads_as_loose(level: str) -> None:
+    """Levels 7 and 8 keep and lay as normal does but for one decision in three or four:
+    over a game's deals they read as loose (not as random, whose reading says nothing of
+    their hands), and hard weighs a hand by that: careful's weights for most of it,
+    random's for the rest."""
+    deals = tuple(one_deal(n, computer(level, n, 1), n % 2) for n in range(12))
+    mixture = dict(_mixture(deals, 1))
+    assert mixture[Style.LOOSE] > 0.9, mixture
+    noticed = dict(Habits(tuple(mixture.items())).noticed)
+    assert Style.LOOSE not in noticed and set(noticed) <= {Style.CAREFUL, Style.RANDOM}
+    assert noticed[Style.CAREFUL] == pytest.approx(0.6, abs=0.06)  # (1 - LOOSE_STRAY)
+
+
 def test_a_keep_counts_for_the_styles_that_would_have_kept_it() -> None:
     # Seat 1 (pone) kept 5-5-J-K and threw A-2 (the crib less seat 0's own 6-7); the
     # play is left out, so that the keep alone speaks.

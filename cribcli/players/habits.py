@@ -11,14 +11,18 @@ weighs how well each of four styles would have chosen as the other did:
   what scores most now;
 - **crib-minded**: it throws for the crib, its own as rich as it can make it, the
   other's as poor, and lays carefully;
+- **loose**: careful, but one decision in three or so any other (:data:`LOOSE_STRAY`):
+  many people, and the computer's levels 7 and 8 (the levels below stray more often than
+  not, and read as random);
 - **random**: any choice as likely as any other.
 
 Each style but random makes its own choice (or one of several as good) but for a
-:data:`STRAY` share of its decisions, when it makes any other; so a choice unlike a style
-counts against it, and no style is ever ruled out. The styles' chances start from
-:data:`PRIOR` (most players keep and lay with some care) and move with each keep and each
-lay that had a choice (Bayes' rule). Hard weighs the hands it deals the other in its head
-by the mixture (:meth:`Habits.fit`): what it has seen, never what it may not see.
+:data:`STRAY` share of its decisions (the loose: :data:`LOOSE_STRAY`), when it makes any
+other; so a choice unlike a style counts against it, and no style is ever ruled out. The
+styles' chances start from :data:`PRIOR` (most players keep and lay with some care) and
+move with each keep and each lay that had a choice (Bayes' rule). Hard weighs the hands
+it deals the other in its head by the mixture (:attr:`Habits.noticed`; a loose player's
+decisions are careful's or random's): what it has seen, never what it may not see.
 """
 
 from __future__ import annotations
@@ -44,21 +48,41 @@ class Style(StrEnum):
     CAREFUL = "careful"
     GREEDY = "greedy"
     CRIB_MINDED = "crib-minded"
+    LOOSE = "loose"
     RANDOM = "random"
 
     @property
     def lays_like(self) -> Style:
-        """The style whose lays it makes (the crib-minded lay carefully)."""
-        return Style.CAREFUL if self is Style.CRIB_MINDED else self
+        """The style whose lays it makes (the crib-minded and the loose lay carefully)."""
+        return Style.CAREFUL if self in (Style.CRIB_MINDED, Style.LOOSE) else self
+
+    @property
+    def keeps_like(self) -> Style:
+        """The style whose keeps it makes (the loose keep carefully)."""
+        return Style.CAREFUL if self is Style.LOOSE else self
+
+    @property
+    def stray(self) -> float:
+        """The share of its decisions unlike its style's choice."""
+        return LOOSE_STRAY if self is Style.LOOSE else STRAY
 
 
-PRIOR = {Style.CAREFUL: 0.94, Style.GREEDY: 0.02, Style.CRIB_MINDED: 0.02, Style.RANDOM: 0.02}
+PRIOR = {
+    Style.CAREFUL: 0.8,
+    Style.GREEDY: 0.02,
+    Style.CRIB_MINDED: 0.02,
+    Style.LOOSE: 0.14,
+    Style.RANDOM: 0.02,
+}
 """What hard believes of a player once it has seen it show a hand, before weighing what
 the hand says (until then it reads the other as careful, as it always has: the
 normal computer's way is the one measured best against the most players)."""
 STRAY = 0.1
 """The share of its decisions a player of a style makes otherwise (a whim, a flush or his
 nobs, which the styles' keeps by ranks do not see)."""
+LOOSE_STRAY = 0.4
+"""The share a loose player makes otherwise. A player who strays from the careful choice
+more often than about one time in five, and less than about seven in ten, fits it best."""
 KEEP_CLOSE = 0.05
 """Keeps this close to a style's best by ranks are all that style's (suits move them a
 little)."""
@@ -132,8 +156,8 @@ def likely_keeps(
     six: tuple[int, ...], dealer: bool, style: Style = Style.CAREFUL
 ) -> frozenset[tuple[int, ...]]:
     """The fours of ``six`` ranks (sorted) a player of ``style`` would keep, as the dealer
-    or not, by ranks alone: those within :data:`KEEP_CLOSE` of the style's best. Careful:
-    the best hand plus or minus crib (:func:`kept_value`,
+    or not, by ranks alone: those within :data:`KEEP_CLOSE` of the style's best. Careful
+    and loose: the best hand plus or minus crib (:func:`kept_value`,
     :func:`cribcli.players.cribs.random_crib`; it names the normal computer's keep nine
     times in ten); greedy: the best hand; crib-minded: the best crib for the dealer, the
     worst for the pone. Every keep for random."""
@@ -142,7 +166,7 @@ def likely_keeps(
     for throw, keep in _THROWS:
         kept = keep(six)
         if kept not in nets:  # a pair thrown as another pair keeps the same ranks
-            if style is Style.CAREFUL:
+            if style.keeps_like is Style.CAREFUL:
                 nets[kept] = KEPT_VALUES[kept] + crib[throw(six)]
             elif style is Style.GREEDY:
                 nets[kept] = KEPT_VALUES[kept]
@@ -172,7 +196,7 @@ def lay_choices(style: Style, lay: Lay) -> frozenset[int] | None:
     """The ranks a player of ``style`` would lay (None: any card, at random)."""
     if style is Style.RANDOM:
         return None
-    if style.lays_like is Style.GREEDY:
+    if style is Style.GREEDY:
         return greedy_lays(lay.hand, lay.pile, lay.count)
     return chosen(lay.hand, lay.pile, lay.count, lay.unseen, lay.reply, lay.out)
 
@@ -190,14 +214,17 @@ def laid_as(style: Style, plays: tuple[tuple[bool, int], ...], held: Ranks, unse
 
 
 def _chance(
-    choices: frozenset[int] | frozenset[tuple[int, ...]] | None, made: object, share: float
+    style: Style,
+    choices: frozenset[int] | frozenset[tuple[int, ...]] | None,
+    made: object,
+    share: float,
 ) -> float:
-    """The chance a player of a style makes the choice ``made``, its style's being
+    """The chance a player of ``style`` makes the choice ``made``, its style's being
     ``choices`` (None: any, at random), ``share`` being the chance of ``made`` at random
     (the share of the cards, or of the throws, that make it)."""
     if choices is None:
         return share
-    return (1 - STRAY) * (made in choices) / len(choices) + STRAY * share
+    return (1 - style.stray) * (made in choices) / len(choices) + style.stray * share
 
 
 def _keep_share(six: Ranks, kept: Ranks) -> float:
@@ -223,10 +250,10 @@ def deal_evidence(deal: ShownDeal, other: int) -> dict[Style, float]:
     lay_shares = [lay.fitting.count(lay.rank) / len(lay.fitting) for lay in laid]
     evidence = {}
     for style in Style:
-        keeps = None if style is Style.RANDOM else likely_keeps(six, dealer, style)
-        total = math.log(_chance(keeps, kept, keep_share))
+        keeps = None if style is Style.RANDOM else likely_keeps(six, dealer, style.keeps_like)
+        total = math.log(_chance(style, keeps, kept, keep_share))
         for lay, share in zip(laid, lay_shares, strict=True):
-            total += math.log(_chance(lay_choices(style, lay), lay.rank, share))
+            total += math.log(_chance(style, lay_choices(style.lays_like, lay), lay.rank, share))
         evidence[style] = total
     return evidence
 
@@ -267,5 +294,14 @@ class Habits(NamedTuple):
 
     @property
     def noticed(self) -> tuple[tuple[Style, float], ...]:
-        """The styles with a chance worth weighing (:data:`NOTICED`)."""
-        return tuple((style, chance) for style, chance in self.mixture if chance >= NOTICED)
+        """The styles a hand is weighed by, each with its chance: a loose player's
+        decisions are careful's or (:data:`LOOSE_STRAY` of them) random's, so its chance
+        is shared between the two; those with a chance worth weighing (:data:`NOTICED`)."""
+        chances = dict.fromkeys(Style, 0.0)
+        for style, chance in self.mixture:
+            if style is Style.LOOSE:
+                chances[Style.CAREFUL] += chance * (1 - LOOSE_STRAY)
+                chances[Style.RANDOM] += chance * LOOSE_STRAY
+            else:
+                chances[style] += chance
+        return tuple((style, chance) for style, chance in chances.items() if chance >= NOTICED)
