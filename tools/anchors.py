@@ -21,6 +21,7 @@ import argparse
 import itertools
 import sys
 import time
+from typing import Any
 
 from cribcli import ratings
 from cribcli.match import Report, Setup
@@ -57,23 +58,24 @@ def match_key(pair: tuple[Level, Level]) -> str:
     return f"{pair[0]} v {pair[1]}"
 
 
-def table(reports: dict[tuple[Level, Level], Report], seed: str) -> dict[str, object]:
-    """The table as written: the matches, and the levels fitted to them."""
-    games = {report.games for report in reports.values()}
+def entry(report: Report) -> dict[str, Any]:
+    """A match as the table writes it."""
+    rate, low, high = report.win_rate()
+    return {
+        "games": report.games,
+        "wins": report.wins[0],
+        "win rate": round(rate, 4),
+        "95% interval": [round(low, 4), round(high, 4)],
+        "blocks": blocks(report),
+    }
+
+
+def table(matches: dict[tuple[Level, Level], dict[str, Any]], seed: str) -> dict[str, object]:
+    """The table as written: the matches (each as :func:`entry` writes it), and the
+    levels fitted to them."""
+    games = {match["games"] for match in matches.values()}
     assert len(games) == 1
-    fitted = ratings.fit_levels(
-        {pair: (report.games, report.wins[0]) for pair, report in reports.items()}
-    )
-    matches: dict[str, object] = {}
-    for pair, report in reports.items():
-        rate, low, high = report.win_rate()
-        matches[match_key(pair)] = {
-            "games": report.games,
-            "wins": report.wins[0],
-            "win rate": round(rate, 4),
-            "95% interval": [round(low, 4), round(high, 4)],
-            "blocks": blocks(report),
-        }
+    fitted = ratings.fit_levels({pair: (m["games"], m["wins"]) for pair, m in matches.items()})
     levels = {
         str(level): {
             "mu": round(mu, 2),
@@ -85,7 +87,7 @@ def table(reports: dict[tuple[Level, Level], Report], seed: str) -> dict[str, ob
         "about": "the computer levels' fixed ratings for the club's ladder, fitted to "
         "duplicate matches between them to 121",
         "made_by": f"python tools/anchors.py --games {games.pop()} --seed {seed}",
-        "matches": matches,
+        "matches": {match_key(pair): match for pair, match in matches.items()},
         "levels": levels,
     }
 
@@ -96,19 +98,35 @@ def main() -> None:
     parser.add_argument("--seed", default="anchors")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--scheduler", help="a Dask cluster's scheduler (docs/cluster.md)")
+    parser.add_argument(
+        "--again",
+        action="append",
+        choices=[match_key(pair) for pair in PAIRS],
+        help="play only this match again (repeatable), keeping the table's others: after "
+        "a change to one level",
+    )
     options = parser.parse_args()
     if options.games <= 0 or options.games % BLOCK:
         parser.error(f"--games: a multiple of {BLOCK}")
     began = time.monotonic()
-    reports: dict[tuple[Level, Level], Report] = {}
+    matches: dict[tuple[Level, Level], dict[str, Any]] = {}
+    if options.again:
+        kept = measured.read(ratings.ANCHORS)
+        made_by = f"python tools/anchors.py --games {options.games} --seed {options.seed}"
+        if kept["made_by"] != made_by:
+            parser.error(f"--again: the table was made by `{kept['made_by']}`")
+        matches = {pair: kept["matches"][match_key(pair)] for pair in PAIRS}
     for pair in PAIRS:
-        reports[pair] = play(pair, options.games, options.seed, options.jobs, options.scheduler)
+        if options.again and match_key(pair) not in options.again:
+            continue
+        report = play(pair, options.games, options.seed, options.jobs, options.scheduler)
+        matches[pair] = entry(report)
         elapsed = time.monotonic() - began
         print(
-            f"{match_key(pair)}: {reports[pair].wins[0]} of {options.games} won ({elapsed:.0f} s)",
+            f"{match_key(pair)}: {report.wins[0]} of {options.games} won ({elapsed:.0f} s)",
             file=sys.stderr,
         )
-    print(measured.write(ratings.ANCHORS, table(reports, options.seed)))
+    print(measured.write(ratings.ANCHORS, table(matches, options.seed)))
     print(f"took {time.monotonic() - began:.0f} s", file=sys.stderr)
 
 
