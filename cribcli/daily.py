@@ -50,15 +50,15 @@ def command(day: str) -> str:
 
 
 def day_played(game: GameInfo) -> str | None:
-    """The day of a daily game: a game dealt, labelled and seated as that day's is; None
-    for any other game."""
+    """The day of a daily game: a game dealt, labelled and seated as that day's is, with
+    no deals carried from games before it (the computer reads everyone alike); None for
+    any other game."""
     kind, _, day = (game.label or "").partition(" ")
     if kind != "daily" or not day:
         return None
     made = info(day, game.seats[0].name, game.rules.muggins)
-    return (
-        day if (game.seed, game.seats, game.rules) == (made.seed, made.seats, made.rules) else None
-    )
+    same = (game.seed, game.seats, game.rules, game.earlier)
+    return day if same == (made.seed, made.seats, made.rules, made.earlier) else None
 
 
 def share_line(

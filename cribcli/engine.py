@@ -202,9 +202,11 @@ class ShownDeal:
             self, thrown=tuple(t if s == seat else () for s, t in enumerate(self.thrown))
         )
 
-    def problem(self, rules: Rules) -> str | None:
-        """What makes this no deal of a game under ``rules`` (None: it could be one): a
-        deal read from a file or told by another program is checked before it is used."""
+    def problem(self, rules: Rules, seen_by: int | None = None) -> str | None:
+        """What makes this no deal of a game under ``rules`` (None: it could be one), as
+        the table saw it (every seat's throw), or as the seat ``seen_by`` saw it (its own
+        throw, no other's): a deal read from a file or told by another program is checked
+        before it is used."""
         players = range(rules.players)
         if self.dealer not in players:
             return f"the dealer is seat 0 to {rules.players - 1}"
@@ -215,11 +217,16 @@ class ShownDeal:
         shown = [self.starter, *self.crib, *(card for kept in self.kept for card in kept)]
         if len(set(shown)) != len(shown):
             return "a card is shown twice"
-        if len(self.thrown) != rules.players or any(
-            thrown and (len(thrown) != rules.discard_size or not set(thrown) <= set(self.crib))
-            for thrown in self.thrown
+        told = players if seen_by is None else (seen_by,)
+        thrown = [card for seat in told for card in self.thrown[seat]] if self.thrown else []
+        if (
+            len(self.thrown) != rules.players
+            or any(len(self.thrown[seat]) != rules.discard_size for seat in told)
+            or any(self.thrown[seat] for seat in players if seat not in told)
+            or len(set(thrown)) != len(thrown)
+            or not set(thrown) <= set(self.crib)
         ):
-            return f"a seat's throw is {rules.discard_size} of the crib's cards"
+            return f"each seat's throw (as it is told) is {rules.discard_size} of the crib's cards"
         laid = [card for _, card in self.plays]
         if len(set(laid)) != len(laid) or any(
             seat not in players or card not in self.kept[seat] for seat, card in self.plays

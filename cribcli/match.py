@@ -62,7 +62,7 @@ class GameSummary:
     game: int = 0
     """Its number in its best-of match (0 for the first, or when games are not in
     matches)."""
-    shown: tuple[ShownDeal, ...] = ()
+    carries: tuple[ShownDeal, ...] = ()
     """In a best-of match, the deals shown that its next game carries
     (:attr:`cribcli.record.GameInfo.earlier`): the computer reads the other player from
     the match's games, not only the game's."""
@@ -234,7 +234,7 @@ def play_unit(
         seed = setup.game_seed(index // 2 if setup.duplicate else index, number)
         rules = next_rules(setup, played)
         last = played[-1] if played else None
-        earlier = last.shown if isinstance(last, GameSummary) else ()
+        earlier = last.carries if isinstance(last, GameSummary) else ()
         played.append(_game(setup, index, seed, rules, swapped, number, saved, earlier))
     return tuple(played)
 
@@ -324,10 +324,10 @@ def summary_of(
     index: int,
     swapped: bool,
     number: int,
-    shown: tuple[ShownDeal, ...] = (),
+    carries: tuple[ShownDeal, ...] = (),
 ) -> GameSummary | VoidGame:
-    """A game's summary from its log (a game with no result: void); ``shown``: what it
-    carries to the next (:func:`carrying`)."""
+    """A game's summary from its log (a game with no result: void); ``carries``: what it
+    hands on to the next (:func:`carrying`)."""
     over = events[-1] if events else None
     if not isinstance(over, GameOver):
         return VoidGame(index, "no result: the game stopped", swapped, number)
@@ -344,7 +344,7 @@ def summary_of(
         forfeit=over.forfeit,
         reason=over.reason,
         game=number,
-        shown=shown,
+        carries=carries,
     )
 
 

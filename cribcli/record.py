@@ -212,6 +212,10 @@ class GameInfo:
     table), the last :data:`EARLIER_LIMIT`: the computer reads the others' habits from
     them as from this game's (:func:`carried`)."""
 
+    def __post_init__(self) -> None:
+        if len(self.earlier) > EARLIER_LIMIT:
+            raise ValueError(f"a game carries at most {EARLIER_LIMIT} earlier deals (carried)")
+
     @property
     def promise(self) -> str:
         """The digest promised before the first card: the one recorded, else the seed's."""

@@ -580,8 +580,8 @@ def _read_unit(folder: Path, results: Results, match: MatchUp, unit: int) -> int
             game = replay(log)
         except (CribbageError, ValueError, RecursionError):
             break  # (played again: it is not a game)
-        shown = carrying(setup, game.state.past) if game.state else ()
-        played.append(summary_of(log.info, game.events, unit, swapped, number, shown))
+        carries = carrying(setup, game.state.past) if game.state else ()
+        played.append(summary_of(log.info, game.events, unit, swapped, number, carries))
         if unit_over(setup, played):
             break
     if played:

@@ -10,7 +10,7 @@ import pytest
 from cribcli import daily
 from cribcli.cards import format_cards
 from cribcli.daily import info as daily_info
-from cribcli.engine import new_game
+from cribcli.engine import apply, new_game
 from tests.conftest import Run
 from tests.scripted import moves
 
@@ -83,3 +83,21 @@ def test_bad_date(cribbage: Run, tmp_path: Path) -> None:
     assert result.status == 2 and "is not a date" in result.err
     unfinished = cribbage("daily", "--share", "--date", DAY, "--data-dir", str(tmp_path))
     assert unfinished.status == 1 and "not finished yet" in unfinished.err
+
+
+def test_a_daily_game_carrying_deals_from_other_games_is_not_the_day_s() -> None:
+    """The day's game is read by the computer alike for everyone: one given deals of other
+    games to read the player by (a save edited so) is not that day's."""
+    from dataclasses import replace
+
+    from cribcli.players import computer
+    from cribcli.record import begin, carried
+    from cribcli.session import next_action
+
+    made = daily_info(DAY, "You", False)
+    assert daily.day_played(made) == DAY
+    state, _ = begin(made)
+    players = [computer("easy", 1, 0), computer("easy", 1, 1)]
+    while not state.past:
+        state, _ = apply(state, next_action(state, players))
+    assert daily.day_played(replace(made, earlier=carried(state.past))) is None

@@ -141,7 +141,7 @@ def test_an_engine_rebuilds_the_deals_shown_from_what_it_is_told(muggins: bool) 
         for seat in (0, 1):
             message = json.loads(json.dumps(new_game_message(info, seat)))
             assert ("earlier" in message) == bool(earlier)
-            shows.append(Shows(seat, rules, earlier_from(message, rules)))
+            shows.append(Shows(seat, rules, earlier_from(message, rules, seat)))
         checked = 0
         while state.phase is not Phase.OVER:
             for seat in (0, 1):
@@ -159,7 +159,7 @@ def test_an_engine_leaves_out_an_earlier_deal_that_is_no_deal() -> None:
     """Earlier deals a referee gives are checked as they are read: a card shown twice,
     a throw not in the crib, a card laid that its seat did not keep, or a message of the
     wrong shape leaves that deal out, never the engine stopped."""
-    from cribcli.protocol.messages import deal_json, earlier_from
+    from cribcli.protocol.messages import Shows, deal_json, earlier_from
     from cribcli.session import next_action
 
     rules = Rules()
@@ -171,9 +171,22 @@ def test_an_engine_leaves_out_an_earlier_deal_that_is_no_deal() -> None:
     twice = {**good, "crib": [good["starter"], *good["crib"][1:]]}
     foreign = {**good, "thrown": [good["kept"][0][:2], []]}
     laid = {**good, "plays": [[0, good["kept"][1][0]]]}
-    said = {"earlier": [good, twice, foreign, laid, "nonsense", {"dealer": "x"}, [1, 2]]}
-    assert earlier_from(said, rules) == (state.past[0].seen_by(0),)
-    assert earlier_from({"earlier": "all of them"}, rules) == ()
+    unthrown = {**good, "thrown": [[], []]}  # (its own throw is what it reads the other by)
+    endless = {**good, "dealer": float("inf")}  # (JSON's Infinity)
+    nothing = ["nonsense", {"dealer": "x"}, [1, 2], {**good, "plays": [[float("nan"), "5H"]]}]
+    said = {"earlier": [good, twice, foreign, laid, unthrown, endless, *nothing]}
+    assert earlier_from(said, rules, 0) == (state.past[0].seen_by(0),)
+    assert earlier_from({"earlier": "all of them"}, rules, 0) == ()
+    # told every seat's throw, it keeps its own only, as its view would
+    whole = cast(dict[str, Any], deal_json(state.past[0]))
+    assert all(whole["thrown"]) and earlier_from({"earlier": [whole]}, rules, 1) == (
+        state.past[0].seen_by(1),
+    )
+    assert len(earlier_from({"earlier": [whole] * 30}, rules, 1)) == 24  # the last 24
+    shows = Shows(0, rules)
+    shows.hear({"event": "dealt", "dealer": float("inf")})  # heard, and passed over
+    shows.hear({"event": "played", "seat": float("inf"), "card": "5H"})
+    assert shows.past == ()
 
 
 def test_a_decision_carries_the_whole_view() -> None:
@@ -857,3 +870,44 @@ def test_the_documented_game_is_what_the_referee_and_the_example_bot_say(
     played = cribbage("match", "hard", engine, "--games", "1", "--short", "--seed", "7")
     assert played.status == 0, played.err
     assert transcript.read_text() == block
+
+
+def test_an_engine_in_a_game_carried_on_is_told_the_deals_shown_so_far() -> None:
+    """A game carried on from a save tells the engine ``new_game`` in the middle of the
+    game, without the events before: its ``earlier`` holds the deals shown so far (this
+    game's too, as its seat saw them), so that it reads the other as it would have."""
+    from cribcli.engine import view
+    from cribcli.protocol.messages import deal_json
+    from cribcli.protocol.referee import EnginePlayer
+    from cribcli.record import GameInfo, Seat
+    from cribcli.session import next_action
+
+    class Listening:
+        """An engine that answers every decision with the first legal action."""
+
+        def __init__(self) -> None:
+            self.heard: list[dict[str, object]] = []
+
+        def ask(self, seen: View, before: list[dict[str, object]]) -> Discard | Play:
+            self.heard += before
+            if seen.phase is Phase.DISCARD:
+                return Discard(seen.seat, seen.hand[:2])
+            return Play(seen.seat, seen.playable()[0])
+
+        def tell(self, messages: list[dict[str, object]]) -> None:
+            self.heard += messages
+
+    rules = Rules(target=121)
+    info = GameInfo(rules, (Seat("A"), Seat("B")), 4)
+    state, _ = new_game(rules, 4)
+    players = [computer("easy", 4, 0), computer("easy", 4, 1)]
+    while len(state.past) < 2 or state.to_play != 1:
+        state, _ = apply(state, next_action(state, players))
+    listening = Listening()
+    engine = EnginePlayer(cast(Any, listening), info, 1)
+    engine.play(view(state, 1))
+    begun = listening.heard[0]
+    assert begun["type"] == "new_game"
+    assert begun["earlier"] == [deal_json(deal.seen_by(1)) for deal in state.past]
+    told = cast(list[dict[str, Any]], begun["earlier"])
+    assert all(deal["thrown"][0] == [] and deal["thrown"][1] for deal in told)

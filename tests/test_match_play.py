@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from cribcli.events import game_points
+from cribcli.events import Event, game_points
 from cribcli.match import (
     GameSummary,
     Report,
@@ -23,7 +23,7 @@ from cribcli.match import (
     play_unit,
     t95,
 )
-from cribcli.record import loads, replay
+from cribcli.record import GameInfo, dumps, loads, replay
 from tests.conftest import Run
 
 
@@ -129,7 +129,7 @@ def test_the_student_t_table_and_series_meet() -> None:
 
 def test_a_match_ends_when_it_is_won_and_the_loser_deals_next() -> None:
     setup = Setup(("easy", "normal"), "acc", target=61, best_of=5)
-    logs: dict[int, object] = {}
+    logs: dict[int, tuple[GameInfo, list[Event]]] = {}
     played = play_unit(setup, 0, lambda number, info, events: logs.update({number: (info, events)}))
     assert all(isinstance(g, GameSummary) for g in played)
     games = [g for g in played if isinstance(g, GameSummary)]
@@ -139,18 +139,20 @@ def test_a_match_ends_when_it_is_won_and_the_loser_deals_next() -> None:
     assert len({g.seed for g in games}) == len(games)
     for before, after in itertools.pairwise(games):
         assert after.first_dealer == 1 - before.winner  # ACC rule 1.5
-    first_info = logs[0][0]  # type: ignore[index]
+    first_info = logs[0][0]
     assert first_info.rules.cut_for_deal  # the first game's deal is cut for
     assert play_unit(setup, 0) == played  # the same seed: the same match
     # each game carries the deals shown in the match so far, the last 24: the computer
     # reads the other player from the match, not from one game
     assert not first_info.earlier
     for number, before in enumerate(games[:-1]):
-        after_info = logs[number + 1][0]  # type: ignore[index]
-        assert after_info.earlier == before.shown and len(after_info.earlier) <= 24
-        assert len(before.shown) in (24, len(logs[number][0].earlier) + len(before.deals))  # type: ignore[index]
+        after_info = logs[number + 1][0]
+        info, events = logs[number]
+        shown = replay(loads(dumps(info, events))).state
+        assert shown is not None and len(shown.past) > len(info.earlier)
+        assert after_info.earlier == before.carries == shown.past[-24:]
     single = match_game(Setup(("easy", "easy"), "acc", target=61), 0)
-    assert isinstance(single, GameSummary) and not single.shown  # a game on its own
+    assert isinstance(single, GameSummary) and not single.carries  # a game on its own
 
 
 def test_match_best_of_three_json_agrees_with_its_logs(cribbage: Run, tmp_path: Path) -> None:

@@ -275,14 +275,23 @@ def test_a_log_carries_the_deals_before_it_and_replays() -> None:
     assert len(past) > len(info.earlier) and carried(past) == past[-EARLIER_LIMIT:]
 
 
+def first_two(cards: str) -> str:
+    return " ".join(cards.split()[:2])
+
+
+THROW = "each seat's throw (as it is told) is 2 of the crib's cards"
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
         (lambda deal: deal.update(crib=deal["kept"][0]), "a card is shown twice"),
         (lambda deal: deal.update(dealer=2), "the dealer is seat 0 to 1"),
         (lambda deal: deal.update(kept=deal["kept"][:1]), "each of the 2 seats shows 4 cards"),
-        (lambda deal: deal.update(thrown=[deal["kept"][0][:5], ""]), "a seat's throw is 2"),
-        (lambda deal: deal.update(plays=[f"1 {deal['kept'][0][:2]}"]), "a card laid is one"),
+        (lambda deal: deal.update(thrown=[first_two(deal["kept"][0]), deal["thrown"][1]]), THROW),
+        (lambda deal: deal.update(thrown=[deal["thrown"][0], ""]), THROW),
+        (lambda deal: deal.update(thrown=[deal["thrown"][0]] * 2), THROW),
+        (lambda deal: deal.update(plays=[f"1 {deal['kept'][0].split()[0]}"]), "a card laid is one"),
         (lambda deal: deal.update(plays=["0 go"]), "a card for each play"),
         (lambda deal: deal.update(starter="5H 5S"), "one starter"),
         (lambda deal: deal.update(plays=["0 AS"] * 9), "too many cards"),

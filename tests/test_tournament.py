@@ -255,6 +255,27 @@ def test_a_log_that_is_not_the_games_is_played_again(tmp_path: Path) -> None:
     assert Tournament(setup).voids == 0
 
 
+def test_a_best_of_match_carried_on_from_its_logs_is_the_unbroken_one(tmp_path: Path) -> None:
+    """A knockout's best-of match stopped after its first game and carried on from the
+    logs plays its next games as the unbroken match did: what the first game carries to
+    the next (the deals shown, which hard reads the other by) is read back from its log
+    (normal and easy, which do not read them, keep the test quick: the deals are the
+    point)."""
+    from cribcli.tournament import _read_unit
+
+    setup = TournamentSetup(("normal", "easy"), games=1, target=61)
+    match = MatchUp("knockout 1 1", (0, 1), setup.knockout(1, 0, (0, 1)), 1)
+    assert match.setup.best_of == 3
+    logs: list[tuple[int, str]] = []
+    whole = play_unit(match.setup, 0, lambda n, info, events: logs.append((n, dumps(info, events))))
+    assert len(whole) >= 2 and isinstance(whole[0], GameSummary) and whole[0].carries
+    (tmp_path / log_name(match.setup, 0, 0)).write_text(logs[0][1], encoding="utf-8")
+    results = Results()
+    _read_unit(tmp_path, results, match, 0)
+    assert results.played(match, 0) == whole[:1]  # the deals it carries, too
+    assert play_unit(match.setup, 0, done=results.played(match, 0)) == whole
+
+
 def test_the_report_as_a_person_reads_it(cribbage: Run, snapshot: SnapshotAssertion) -> None:
     shown = cribbage(
         "tournament", "easy", "normal", "easy", "normal", "--format", "acc", "--games", "2",

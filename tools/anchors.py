@@ -54,6 +54,11 @@ def blocks(report: Report) -> list[int]:
     return [sum(report.pairs[i : i + per_block]) for i in range(0, len(report.pairs), per_block)]
 
 
+def made_by(games: int, seed: str) -> str:
+    """How the table was made (each match ``games`` games from ``seed``)."""
+    return f"python tools/anchors.py --games {games} --seed {seed}"
+
+
 def match_key(pair: tuple[Level, Level]) -> str:
     return f"{pair[0]} v {pair[1]}"
 
@@ -86,7 +91,7 @@ def table(matches: dict[tuple[Level, Level], dict[str, Any]], seed: str) -> dict
     return {
         "about": "the computer levels' fixed ratings for the club's ladder, fitted to "
         "duplicate matches between them to 121",
-        "made_by": f"python tools/anchors.py --games {games.pop()} --seed {seed}",
+        "made_by": made_by(games.pop(), seed),
         "matches": {match_key(pair): match for pair, match in matches.items()},
         "levels": levels,
     }
@@ -112,8 +117,7 @@ def main() -> None:
     matches: dict[tuple[Level, Level], dict[str, Any]] = {}
     if options.again:
         kept = measured.read(ratings.ANCHORS)
-        made_by = f"python tools/anchors.py --games {options.games} --seed {options.seed}"
-        if kept["made_by"] != made_by:
+        if kept["made_by"] != made_by(options.games, options.seed):
             parser.error(f"--again: the table was made by `{kept['made_by']}`")
         matches = {pair: kept["matches"][match_key(pair)] for pair in PAIRS}
     for pair in PAIRS:

@@ -3,7 +3,7 @@
 After each show of a game of two, the hard computer knows all six cards the other player
 was dealt (its four are laid face up, and its two are in the crib, beside hard's own
 two), which four it kept, and every card it laid and when. Over the deals shown so far it
-weighs how well each of four styles would have chosen as the other did:
+weighs how well each of five styles would have chosen as the other did:
 
 - **careful**, as the normal computer: it keeps the four worth most with the crib, plus
   or minus, and lays the card with the best points less the answer it fears;
@@ -35,7 +35,7 @@ from itertools import combinations
 from operator import itemgetter
 from typing import NamedTuple
 
-from cribcli.engine import ShownDeal, View
+from cribcli.engine import Rules, ShownDeal, View
 from cribcli.players import cribs
 from cribcli.players.careful import Lay, Ranks, Unseen, chosen, lays, unseen_after
 from cribcli.players.pegging import VALUES, points
@@ -258,6 +258,8 @@ def deal_evidence(deal: ShownDeal, other: int) -> dict[Style, float]:
     return evidence
 
 
+TWO = Rules()
+"""A game of two, the only one whose deals are read."""
 FIRST = ((Style.CAREFUL, 1.0),)
 """The reading before any deal is shown."""
 
@@ -266,7 +268,8 @@ FIRST = ((Style.CAREFUL, 1.0),)
 def _mixture(past: tuple[ShownDeal, ...], other: int) -> tuple[tuple[Style, float], ...]:
     """Each style's chance after the deals shown (two players): :data:`PRIOR`, weighed by
     how likely each style makes the choices seen (:data:`FIRST` before any)."""
-    shown = [deal for deal in past if len(deal.kept) == 2 and len(deal.crib) == KEPT_SIZE]
+    seen_by = 1 - other
+    shown = [deal for deal in past if deal.problem(TWO, seen_by) is None]
     if not shown:
         return FIRST
     logs = {style: math.log(chance) for style, chance in PRIOR.items()}

@@ -34,7 +34,8 @@ from cribcli.events import (
     event_json,
 )
 from cribcli.players.base import Level
-from cribcli.record import NAME_LIMIT, GameInfo
+from cribcli.record import EARLIER_LIMIT, NAME_LIMIT, GameInfo, carried
+from cribcli.scoring import KEPT_SIZE
 
 PROTOCOL = 1
 """The version of the protocol this code speaks."""
@@ -90,12 +91,16 @@ def hello() -> dict[str, object]:
     return {"type": "hello", "protocol": PROTOCOL}
 
 
-def new_game(info: GameInfo, seat: int) -> dict[str, object]:
+def new_game(
+    info: GameInfo, seat: int, shown: tuple[ShownDeal, ...] | None = None
+) -> dict[str, object]:
     """A new game begins: the rules, the engine's seat and the seats' names (never the
-    seed, which would give away every card), and the deals these seats showed in their
-    games before this one (``earlier``, if any), as the engine's seat saw them."""
+    seed, which would give away every card), and the deals shown before (``earlier``, if
+    any), as the engine's seat saw them: ``shown`` (a game carried on: those of this game
+    so far too), else the games' before this one (:attr:`GameInfo.earlier`)."""
     rules = info.rules
-    earlier = [deal_json(deal.seen_by(seat)) for deal in info.earlier]
+    shown = info.earlier if shown is None else shown
+    earlier = [deal_json(deal.seen_by(seat)) for deal in carried(shown)]
     return {
         "type": "new_game",
         "seat": seat,
@@ -124,29 +129,28 @@ def deal_json(deal: ShownDeal) -> dict[str, object]:
     }
 
 
-def earlier_from(message: dict[str, Any], rules: Rules) -> tuple[ShownDeal, ...]:
-    """The earlier deals a ``new_game`` gives, as far as :data:`PAST_LIMIT` (a deal that
-    is not one under ``rules``, or that cannot be read, left out)."""
+def earlier_from(message: dict[str, Any], rules: Rules, seat: int) -> tuple[ShownDeal, ...]:
+    """The earlier deals a ``new_game`` gives the engine in ``seat``, the last
+    :data:`~cribcli.record.EARLIER_LIMIT`, as its seat saw them (a deal that is not one
+    under ``rules``, or that cannot be read, left out)."""
     told = message.get("earlier")
     deals: list[ShownDeal] = []
-    for data in told[:PAST_LIMIT] if isinstance(told, list) else ():
+    size, throw, laid = KEPT_SIZE, rules.discard_size, KEPT_SIZE * rules.players
+    for data in told[-EARLIER_LIMIT:] if isinstance(told, list) else ():
         try:
-            limit = 4 * rules.players
             deal = ShownDeal(
                 dealer=int(data["dealer"]),
                 starter=Card.parse(str(data["starter"])),
-                kept=tuple(tuple(parse_cards(kept[:4])) for kept in data["kept"][: rules.players]),
-                crib=tuple(parse_cards(data["crib"][:4])),
-                plays=tuple(
-                    (int(seat), Card.parse(str(card))) for seat, card in data["plays"][:limit]
-                ),
+                kept=tuple(tuple(parse_cards(k[:size])) for k in data["kept"][: rules.players]),
+                crib=tuple(parse_cards(data["crib"][:size])),
+                plays=tuple((int(s), Card.parse(str(card))) for s, card in data["plays"][:laid]),
                 thrown=tuple(
-                    tuple(parse_cards(thrown[:2])) for thrown in data["thrown"][: rules.players]
+                    tuple(parse_cards(t[:throw])) for t in data["thrown"][: rules.players]
                 ),
-            )
-        except (KeyError, TypeError, ValueError, IndexError, CribbageError):
+            ).seen_by(seat)
+        except (KeyError, TypeError, ValueError, ArithmeticError, IndexError, CribbageError):
             continue
-        if deal.problem(rules) is None:
+        if deal.problem(rules, seen_by=seat) is None:
             deals.append(deal)
     return tuple(deals)
 
@@ -345,7 +349,7 @@ class Shows:
         """One event message."""
         try:
             self._hear(data)
-        except (KeyError, TypeError, ValueError, IndexError, CribbageError):
+        except (KeyError, TypeError, ValueError, ArithmeticError, IndexError, CribbageError):
             self._begin(-1)  # (this deal is not known in full)
 
     def _hear(self, data: dict[str, Any]) -> None:
@@ -375,7 +379,7 @@ class Shows:
                         plays=tuple(self.plays),
                         thrown=tuple(self.thrown if s == self.seat else () for s in seats),
                     )
-                    if deal.problem(self.rules) is None:
+                    if deal.problem(self.rules, seen_by=self.seat) is None:
                         self.past = (*self.past, deal)[-PAST_LIMIT:]
                 self._begin(-1)
 
@@ -420,7 +424,7 @@ def serve(
                     f"a new_game gives the engine's `seat`, 0 to {rules.players - 1}"
                 )
             player = computer(level, f"{seed}/game {games}", seat, Objective(objective))
-            shows = Shows(seat, rules, earlier_from(message, rules))
+            shows = Shows(seat, rules, earlier_from(message, rules, seat))
             games += 1
         elif kind == "event" and shows is not None:
             shows.hear(message)

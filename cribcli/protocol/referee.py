@@ -410,7 +410,11 @@ class EnginePlayer:
     def __init__(self, engine: Engine, info: GameInfo, seat: int) -> None:
         self.engine = engine
         self.seat = seat
-        self.pending: list[dict[str, object]] = [new_game(info, seat)]
+        self.info = info
+        self.pending: list[dict[str, object]] = []
+        self.begun = False
+        """Whether the engine has been told the game began (with its first decision: a
+        game carried on tells it the deals shown so far, which the view holds)."""
 
     def discard(self, view: View) -> tuple[Card, ...]:
         answer = self._ask(view)
@@ -426,12 +430,19 @@ class EnginePlayer:
         self.pending.extend(told(event, self.seat) for event in events)
         if any(isinstance(event, GameOver) for event in events):
             with contextlib.suppress(PlayerFailed, NoResult):  # the game is over: nothing to lose
-                self.engine.tell(self.pending)
+                self.engine.tell(self._told(None))
             self.pending = []
 
     def _ask(self, view: View) -> Discard | Play:
+        return self.engine.ask(view, self._told(view))
+
+    def _told(self, view: View | None) -> list[dict[str, object]]:
+        """What the engine has yet to hear, from ``new_game`` if it has not heard that."""
         before, self.pending = self.pending, []
-        return self.engine.ask(view, before)
+        if not self.begun:
+            self.begun = True
+            before.insert(0, new_game(self.info, self.seat, view.past if view else None))
+        return before
 
 
 def seat_of(engine: Engine) -> Seat:
