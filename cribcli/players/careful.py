@@ -52,8 +52,11 @@ def unseen_after(seen: Ranks) -> Unseen:
 
 
 # Room for a decision's choices: the search to win near the end meets again those the
-# search for points met, hand by hand.
-@lru_cache(maxsize=1 << 14)
+# search for points met, hand by hand. (A decision makes at most some 7,000; the choices
+# of a deal before are seldom met again, its unseen cards being others: 1 << 12 misses
+# 2.5% more than 1 << 14 did, about 0.5% of a match's time, and keeps a match process
+# within 60 MB.)
+@lru_cache(maxsize=1 << 12)
 def choose(hand: Ranks, pile: Ranks, count: int, unseen: Unseen, reply: int, out: bool) -> int:
     """The rank a careful player lays from ``hand`` (some card of it must fit): one of
     :func:`chosen`, the first in ``hand``."""
@@ -188,7 +191,8 @@ def _expected(pile: Ranks, count: int, unseen: Unseen, held: int, pool: int) -> 
     return total * 0.6
 
 
-@lru_cache(maxsize=1 << 14)
+# (1 << 12: the pile ends and counts met most; a match misses a few more a deal.)
+@lru_cache(maxsize=1 << 12)
 def _scoring_replies(pile: Ranks, count: int) -> tuple[tuple[int, int], ...]:
     """The ranks (as indexes, ace 0) that would score laid now, with what each scores."""
     made = next_points(pile)
@@ -421,8 +425,11 @@ def _seen(unseen: Unseen, rank: int) -> Unseen:
     return unseen[: rank - 1] + (unseen[rank - 1] - 1,) + unseen[rank:]
 
 
-# Room for both searches' new counts (each had 1 << 13 when they were two).
-@lru_cache(maxsize=1 << 14)
+# Room for both searches' new counts (each had 1 << 13 when they were two). A new count
+# is met again within a decision, near where it was first met: 1 << 11 misses no more
+# than 1 << 14 did (24 more in ten games of hard v normal, of 150,000), in an eighth of
+# the memory.
+@lru_cache(maxsize=1 << 11)
 def _fresh(mine: Ranks, theirs: Ranks, i_lead: bool, unseen: Unseen, race: Race | None) -> float:
     """A new count, led by me if ``i_lead`` (or by them if I have no cards), else by them
     (or by me if they have none). Cached: a new count is met again by another order of

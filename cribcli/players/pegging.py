@@ -32,11 +32,11 @@ def last_point(pile: tuple[int, ...], count: int) -> int:
     return 1 if pile and count != COUNT_LIMIT else 0
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)
 def pile_points(pile: tuple[int, ...]) -> int:
     """What the last rank of ``pile`` scores by pairs and runs (the searches pass only
     :func:`scoring_tail` ends, so few piles recur endlessly: a game's review meets some
-    thousands, all kept)."""
+    thousands, all kept; a long match meets more, and the least used go)."""
     last = pile[-1]
     same = 1
     while same < len(pile) and pile[-1 - same] == last:
@@ -105,13 +105,15 @@ def scoring_tail(pile: tuple[int, ...]) -> tuple[int, ...]:
     return pile[start:]
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)
 def laying(pile: tuple[int, ...], rank: int) -> tuple[int, tuple[int, ...]]:
     """A card of ``rank`` laid on ``pile``: what it scores by pairs and runs
     (:func:`pile_points`), and the pile's :func:`scoring_tail` after it; one look-up for
-    the searches, which lay cards on the same few pile ends again and again."""
+    the searches, which lay cards on the same few pile ends again and again. (The scoring
+    end is worked out afresh: this look-up keeps it, and a second copy in
+    :func:`scoring_tail`'s cache would never be read.)"""
     laid = pile + (rank,)
-    return pile_points(laid), scoring_tail(laid)
+    return pile_points(laid), scoring_tail.__wrapped__(laid)
 
 
 @lru_cache(maxsize=256)
