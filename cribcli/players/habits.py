@@ -68,10 +68,10 @@ class Style(StrEnum):
 
 
 PRIOR = {
-    Style.CAREFUL: 0.8,
+    Style.CAREFUL: 0.9,
     Style.GREEDY: 0.02,
     Style.CRIB_MINDED: 0.02,
-    Style.LOOSE: 0.14,
+    Style.LOOSE: 0.04,
     Style.RANDOM: 0.02,
 }
 """What hard believes of a player once it has seen it show a hand, before weighing what
