@@ -333,9 +333,13 @@ class Shows:
     told is checked as it is read: a deal any of whose parts it cannot read is left out."""
 
     def __init__(self, seat: int, rules: Rules, earlier: tuple[ShownDeal, ...] = ()) -> None:
-        self.seat, self.rules, self.players = seat, rules, rules.players
+        self.seat, self.rules = seat, rules
         self.past = earlier[-PAST_LIMIT:]
         self._begin(-1)
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
 
     def _begin(self, dealer: int) -> None:
         self.dealer = dealer
