@@ -1,24 +1,33 @@
 """Hard against players unlike our levels: a greedy pegger and keeper, a crib-minded
-thrower, a random player (the easy level) and normal, in duplicate (each deal sequence
-played twice, the seats swapped), and hard's share of the games with its 95% interval
-over the pairs. The figure to beat for issue 31 (hard reading the player across the
+thrower, a random player (the easy level), normal or any level, in duplicate (each deal
+sequence played twice, the seats swapped), and hard's share of the games with its 95%
+interval over the pairs. The figures of issue 31 (hard reading the player across the
 table by how it plays).
 
-Run: python benchmarks/styles.py [PAIRS] [JOBS] [OPPONENT...]   (all four by default;
-prints figures, and each pair's wins as a JSON line, to compare two versions of hard pair
-by pair; nothing is asserted)
+Run:
+  python benchmarks/styles.py [--pairs N] [--first N] [--jobs J] [OPPONENT...]
+      plays pairs FIRST to FIRST+N-1 against each opponent (all four by default), the
+      opponents taken in turn pair by pair, and prints each pair's wins as a JSON line
+      as it ends (so a long run stopped half way keeps what it played), then the figures;
+  python benchmarks/styles.py --compare BEFORE AFTER
+      reads two runs' lines (of two versions of hard, files concatenated as they come)
+      and prints, for the pairs both played, the change pair by pair with its interval.
+Nothing is asserted.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
+from collections.abc import Iterable
 from multiprocessing import get_context
+from pathlib import Path
 
 from cribcli.engine import Rules
 from cribcli.events import GameOver
-from cribcli.match import share_interval
+from cribcli.match import mean_interval, share_interval
 from cribcli.players import Level, Player, computer
 from cribcli.players.hard import warm
 from cribcli.players.styles import STYLES
@@ -50,22 +59,67 @@ def pair(task: tuple[str, int]) -> tuple[str, int]:
     return name, wins
 
 
-def main() -> None:
-    pairs = int(sys.argv[1]) if len(sys.argv) > 1 else 50
-    jobs = int(sys.argv[2]) if len(sys.argv) > 2 else 2
-    opponents = sys.argv[3:] or list(OPPONENTS)
+def play(pairs: int, first: int, jobs: int, opponents: list[str]) -> None:
     warm(True)  # hard's tables, once, before the workers fork
     start = time.perf_counter()
-    tasks = [(name, n) for name in opponents for n in range(pairs)]
+    tasks = [(name, n) for n in range(first, first + pairs) for name in opponents]
+    results: dict[str, list[int]] = {name: [] for name in opponents}
     with get_context("fork").Pool(jobs) as pool:
-        results = pool.map(pair, tasks, chunksize=4)
+        for (name, index), (_, wins) in zip(tasks, pool.imap(pair, tasks), strict=True):
+            results[name].append(wins)
+            print(json.dumps({"opponent": name, "pair": index, "wins": wins}), flush=True)
     took = time.perf_counter() - start
-    print(f"hard against each, {pairs} duplicate pairs ({2 * pairs} games) each, {took:.0f} s")
+    last = first + pairs - 1
+    print(f"hard against each, pairs {first} to {last} ({2 * pairs} games each), {took:.0f} s")
     for name in opponents:
-        units = [(wins, 2) for who, wins in results if who == name]
-        share, low, high = share_interval(units)
+        share, low, high = share_interval([(wins, 2) for wins in results[name]])
         print(f"  {name:12} hard wins {100 * share:5.1f}%  ({100 * low:.1f}% to {100 * high:.1f}%)")
-    print(json.dumps({name: [w for who, w in results if who == name] for name in opponents}))
+
+
+def runs(path: Path) -> dict[str, dict[int, int]]:
+    """A run's wins by opponent and pair, from its JSON lines (other lines passed over)."""
+    found: dict[str, dict[int, int]] = {}
+    for line in path.read_text().splitlines():
+        if line.startswith("{"):
+            row = json.loads(line)
+            found.setdefault(row["opponent"], {})[row["pair"]] = row["wins"]
+    return found
+
+
+def share(wins: Iterable[int]) -> str:
+    share, low, high = share_interval([(w, 2) for w in wins])
+    return f"{100 * share:.1f}% ({100 * low:.1f}%-{100 * high:.1f}%)"
+
+
+def compare(before_path: Path, after_path: Path) -> None:
+    before, after = runs(before_path), runs(after_path)
+    print("| against | pairs | hard before | hard after | change (95% interval) |")
+    print("|---|---|---|---|---|")
+    for name in after:
+        both = sorted(set(before.get(name, {})) & set(after[name]))
+        if not both:
+            continue
+        change, low, high = mean_interval([(after[name][n] - before[name][n], 2) for n in both])
+        print(
+            f"| {name} | {len(both)} | {share(before[name][n] for n in both)}"
+            f" | {share(after[name][n] for n in both)}"
+            f" | {100 * change:+.1f} points ({100 * low:+.1f} to {100 * high:+.1f}) |"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=50)
+    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"))
+    parser.add_argument("opponents", nargs="*", default=list(OPPONENTS))
+    args = parser.parse_args()
+    if args.compare:
+        compare(*args.compare)
+    else:
+        play(args.pairs, args.first, args.jobs, args.opponents)
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":
