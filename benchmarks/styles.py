@@ -4,8 +4,14 @@ sequence played twice, the seats swapped), and hard's share of the games with it
 interval over the pairs. The figures of issue 31 (hard reading the player across the
 table by how it plays).
 
+``--hard seer-play`` puts in hard's seat a hard that sees the other's cards in the play
+(its hand, and the two it threw), and ``--hard seer`` one that also knows, as it throws,
+the two cards the other throws: not a player, a bound. No reading of the other's play can
+tell hard more than its cards, so what the first wins over hard is the most that reading
+the player could win; what the second wins is the most that knowing its throws too could.
+
 Run:
-  python benchmarks/styles.py [--pairs N] [--first N] [--jobs J] [OPPONENT...]
+  python benchmarks/styles.py [--pairs N] [--first N] [--jobs J] [--hard KIND] [OPPONENT...]
       plays pairs FIRST to FIRST+N-1 against each opponent (all four by default), the
       opponents taken in turn pair by pair, and prints each pair's wins as a JSON line
       as it ends (so a long run stopped half way keeps what it played), then the figures;
@@ -25,14 +31,26 @@ from collections.abc import Iterable
 from multiprocessing import get_context
 from pathlib import Path
 
-from cribcli.engine import Rules
+from cribcli.cards import Card, deck
+from cribcli.engine import Rules, State, View
+from cribcli.engine import view as seat_view
 from cribcli.events import GameOver
 from cribcli.match import mean_interval, share_interval
-from cribcli.players import Level, Player, computer
-from cribcli.players.hard import warm
+from cribcli.players import Level, Player, computer, odds, pegs
+from cribcli.players.hard import (
+    PEGGING,
+    PLAY_DEALS,
+    Hands,
+    HardPlayer,
+    Sample,
+    discard_options,
+    needs,
+    warm,
+)
 from cribcli.players.styles import STYLES
 from cribcli.record import GameInfo, Seat
-from cribcli.session import run_game
+from cribcli.scoring import MAX_SHOW, show_total
+from cribcli.session import Session
 
 OPPONENTS = ("greedy", "crib-minded", "easy", "normal")
 
@@ -43,34 +61,95 @@ def opponent(name: str, seed: str, seat: int) -> Player:
     return computer(name, seed, seat)
 
 
-def pair(task: tuple[str, int]) -> tuple[str, int]:
-    """Hard's wins in one duplicate pair against ``name`` (0, 1 or 2)."""
-    name, index = task
+class Seer(HardPlayer):
+    """Hard that is shown the game's state (by :func:`pair`, before each decision): in
+    the play it searches against the other's real hand and throw, not sampled ones; with
+    ``throws``, it discards knowing the other's throw too, each keep valued over the 40
+    starters left (hand, crib and pegging as hard adds them, and near the end the chance
+    of winning as hard weighs it, with the hand and crib's spreads exact)."""
+
+    def __init__(self, seed: str, seat: int, other: Player, throws: bool) -> None:
+        super().__init__(seed, seat)
+        self.other = other
+        self.throws = throws
+        self.state: State | None = None
+
+    def _sample_hands(self, view: View) -> Hands:
+        assert self.state is not None
+        other = 1 - self.seat
+        held = self.state.hands[other]
+        assert len(held) == view.held[other]
+        thrown = self.state.discards[other] or ()
+        sample = Sample(tuple(sorted(c.rank for c in held)), tuple(sorted(c.rank for c in thrown)))
+        return [(sample, 1)] * PLAY_DEALS
+
+    def discard(self, view: View) -> tuple[Card, ...]:
+        state = self.state
+        if not self.throws or state is None or view.rules.players != 2:
+            return super().discard(view)
+        other = 1 - self.seat
+        theirs = state.discards[other] or self.other.discard(seat_view(state, other))
+        unseen = [c for c in deck() if c not in view.hand and c not in state.dealt[other]]
+        mine, their_need = needs(view)
+        racing = self._racing(view)
+        best: tuple[float, float, tuple[Card, ...]] | None = None
+        for option in discard_options(view):
+            keep, throw = option.value.keep, option.value.discard
+            hands = [show_total(keep, s) for s in unseen]
+            cribs = [show_total(throw + theirs, s, crib=True) for s in unseen]
+            crib = sum(cribs) / len(cribs)
+            net = sum(hands) / len(hands) + (crib if view.is_dealer else -crib)
+            net += PEGGING * pegs.edge(keep, dealer=view.is_dealer)
+            chance = 0.0
+            if racing:
+                hand = odds.spread([hands.count(n) for n in range(MAX_SHOW + 1)])
+                crib_spread = odds.spread([cribs.count(n) for n in range(MAX_SHOW + 1)])
+                chance = odds.deal_chance(
+                    mine, their_need, view.is_dealer, hand, crib_spread, self.objective
+                )
+            if best is None or (chance, net) > best[:2]:
+                best = (chance, net, throw)
+        assert best is not None
+        return best[2]
+
+
+def pair(task: tuple[str, int, str]) -> tuple[str, int]:
+    """Hard's (or a seer's) wins in one duplicate pair against ``name`` (0, 1 or 2)."""
+    name, index, hard = task
     seed = f"styles {index}"
     wins = 0
     for hard_seat in (0, 1):
         players = [opponent(name, seed, 1 - hard_seat)] * 2
-        players[hard_seat] = computer(Level.HARD, seed, hard_seat)
+        seer = None
+        if hard == "hard":
+            players[hard_seat] = computer(Level.HARD, seed, hard_seat)
+        else:
+            seer = Seer(seed, hard_seat, players[1 - hard_seat], throws=hard == "seer")
+            players[hard_seat] = seer
         seats = tuple(Seat(f"seat {n}", "computer", Level.NORMAL) for n in (0, 1))
         info = GameInfo(Rules(first_dealer=index % 2), seats, seed)
-        _, events = run_game(info, players)
-        over = next(e for e in events if isinstance(e, GameOver))
+        session = Session.start(info, dict(enumerate(players)))
+        while not session.over:
+            if seer is not None:
+                seer.state = session.state
+            session.computer_step()
+        over = next(e for e in session.events if isinstance(e, GameOver))
         wins += over.winner == hard_seat
     return name, wins
 
 
-def play(pairs: int, first: int, jobs: int, opponents: list[str]) -> None:
+def play(pairs: int, first: int, jobs: int, opponents: list[str], hard: str) -> None:
     warm(True)  # hard's tables, once, before the workers fork
     start = time.perf_counter()
-    tasks = [(name, n) for n in range(first, first + pairs) for name in opponents]
+    tasks = [(name, n, hard) for n in range(first, first + pairs) for name in opponents]
     results: dict[str, list[int]] = {name: [] for name in opponents}
     with get_context("fork").Pool(jobs) as pool:
-        for (name, index), (_, wins) in zip(tasks, pool.imap(pair, tasks), strict=True):
+        for (name, index, _), (_, wins) in zip(tasks, pool.imap(pair, tasks), strict=True):
             results[name].append(wins)
             print(json.dumps({"opponent": name, "pair": index, "wins": wins}), flush=True)
     took = time.perf_counter() - start
     last = first + pairs - 1
-    print(f"hard against each, pairs {first} to {last} ({2 * pairs} games each), {took:.0f} s")
+    print(f"{hard} against each, pairs {first} to {last} ({2 * pairs} games each), {took:.0f} s")
     for name in opponents:
         share, low, high = share_interval([(wins, 2) for wins in results[name]])
         print(f"  {name:12} hard wins {100 * share:5.1f}%  ({100 * low:.1f}% to {100 * high:.1f}%)")
@@ -112,13 +191,14 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=50)
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--hard", choices=("hard", "seer-play", "seer"), default="hard")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"))
     parser.add_argument("opponents", nargs="*", default=list(OPPONENTS))
     args = parser.parse_args()
     if args.compare:
         compare(*args.compare)
     else:
-        play(args.pairs, args.first, args.jobs, args.opponents)
+        play(args.pairs, args.first, args.jobs, args.opponents, args.hard)
     sys.stdout.flush()
 
 
