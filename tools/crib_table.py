@@ -1,14 +1,18 @@
-"""How much more a crib is worth when the other player throws like a good player.
+"""How much more a crib is worth when the other player throws like a good player (or
+like a player of another style).
 
-    python tools/crib_table.py --hands 20000 --jobs 2
+    python tools/crib_table.py --hands 20000 --jobs 2 [--style greedy]
 
 Deals the other player random six-card hands and lets it throw as the exact analysis
 would (the best net: its hand plus the crib when the crib is its own, less the crib when
-it is yours). Then, for each pair of ranks you could throw, works out the crib's average
-(fifteens, pairs, runs) against those throws less its average against two random cards:
-what the hard computer adds to the exact crib value. Writes the throws it counted (by
-blocks of hands, so that a test can deal a block again and compare) and those averages
-to ``cribcli/players/data/cribs.json``. Took 77 s on one core.
+it is yours), or with ``--style`` as a player of that style does
+(:func:`cribcli.players.styles.throw`: greedy, the best hand alone; crib-minded, the
+richest crib as dealer, the poorest as pone). Then, for each pair of ranks you could
+throw, works out the crib's average (fifteens, pairs, runs) against those throws less its
+average against two random cards: what the hard computer adds to the exact crib value.
+Writes the throws it counted (by blocks of hands, so that a test can deal a block again
+and compare) and those averages to ``cribcli/players/data/cribs.json`` (a style's to its
+own file: :data:`cribcli.players.cribs.FILES`). Took 77 s on one core.
 """
 
 from __future__ import annotations
@@ -21,18 +25,22 @@ from math import comb
 
 from cribcli.analysis import analyse
 from cribcli.cards import deck
-from cribcli.players import measured
+from cribcli.players import cribs, measured
+from cribcli.players.habits import Style
+from cribcli.players.styles import throw as style_throw
 from cribcli.runner import Where, each
 from cribcli.scoring import rank_key, rank_table
 
 RANKS = range(1, 14)
 
 
-def throw(args: tuple[int, bool]) -> tuple[int, int]:
-    """The ranks one random hand throws, the crib its own (``dealer``) or not."""
-    index, dealer = args
+def throw(args: tuple[int, bool, Style]) -> tuple[int, int]:
+    """The ranks one random hand throws, the crib its own (``dealer``) or not, by a
+    player of a style."""
+    index, dealer, style = args
     hand = random.Random(f"crib table {index}").sample(deck(), 6)
-    low, high = sorted(card.rank for card in analyse(hand, dealer=dealer)[0].discard)
+    chosen = style_throw(style, analyse(hand, dealer=dealer), dealer)
+    low, high = sorted(card.rank for card in chosen.discard)
     return low, high
 
 
@@ -71,11 +79,14 @@ THROWERS = {"pone": False, "dealer": True}
 its own."""
 
 
-def block_throws(thrower: str, block: int) -> Counter[tuple[int, int]]:
-    """The ranks thrown by a ``thrower`` ("pone" or "dealer") in one block of hands."""
+def block_throws(
+    thrower: str, block: int, style: Style = Style.CAREFUL
+) -> Counter[tuple[int, int]]:
+    """The ranks thrown by a ``thrower`` ("pone" or "dealer") of ``style`` in one block
+    of hands."""
     dealer = THROWERS[thrower]
     hands = range(block * BLOCK, (block + 1) * BLOCK)
-    return Counter(throw((index, dealer)) for index in hands)
+    return Counter(throw((index, dealer, style)) for index in hands)
 
 
 def biases(throws: dict[str, Counter[tuple[int, int]]]) -> dict[str, dict[str, float]]:
@@ -93,15 +104,21 @@ def biases(throws: dict[str, Counter[tuple[int, int]]]) -> dict[str, dict[str, f
     }
 
 
-def table(blocks: dict[tuple[str, int], Counter[tuple[int, int]]]) -> dict[str, object]:
+def table(
+    blocks: dict[tuple[str, int], Counter[tuple[int, int]]], style: Style = Style.CAREFUL
+) -> dict[str, object]:
     """The table as written: the throws by block, and the biases from all of them."""
     total = {thrower: Counter[tuple[int, int]]() for thrower in THROWERS}
     for (thrower, _), counted in blocks.items():
         total[thrower] += counted
     hands = BLOCK * len({block for _, block in blocks})
+    careful = style is Style.CAREFUL
     return {
-        "about": "the crib against a good player's throws, less against random cards",
-        "made_by": f"python tools/crib_table.py --hands {hands}",
+        "about": "the crib against "
+        + ("a good player's throws" if careful else f"a {style} player's throws")
+        + ", less against random cards",
+        "made_by": f"python tools/crib_table.py --hands {hands}"
+        + ("" if careful else f" --style {style}"),
         "throws": {
             f"{thrower} {block}": {
                 measured.ranks_key(pair): n for pair, n in sorted(counted.items())
@@ -112,8 +129,8 @@ def table(blocks: dict[tuple[str, int], Counter[tuple[int, int]]]) -> dict[str, 
     }
 
 
-def _block(args: tuple[str, int]) -> tuple[tuple[str, int], Counter[tuple[int, int]]]:
-    return args, block_throws(*args)
+def _block(args: tuple[str, int, Style]) -> tuple[tuple[str, int], Counter[tuple[int, int]]]:
+    return args[:2], block_throws(*args)
 
 
 def main() -> None:
@@ -121,11 +138,14 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=20000, help=f"a multiple of {BLOCK}")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--scheduler", help="a Dask cluster's scheduler (docs/cluster.md)")
+    parser.add_argument("--style", type=Style, choices=list(cribs.FILES), default=Style.CAREFUL)
     options = parser.parse_args()
-    work = [(thrower, block) for thrower in THROWERS for block in range(options.hands // BLOCK)]
+    style = options.style
+    blocks_made = range(options.hands // BLOCK)
+    work = [(thrower, block, style) for thrower in THROWERS for block in blocks_made]
     done = dict(each(_block, work, Where(options.jobs, options.scheduler, batch=1)))
     blocks = dict(done[number] for number in range(len(work)))
-    print(measured.write("cribs.json", table(blocks)))
+    print(measured.write(cribs.FILES[style], table(blocks, style)))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,11 @@ let each throw as the exact analysis would, and measured for every pair of ranks
 how much the crib's fifteens, pairs and runs move against those throws: less in your own
 crib (by about half a point), more in the other's (by about a third). The table is
 ``data/cribs.json``.
+
+Players of other styles throw otherwise (:mod:`cribcli.players.habits`): a greedy player
+keeps its best hand whatever it gives the crib, a crib-minded one throws for the crib
+alone. Each has its own table, measured the same way from the same hands
+(:data:`FILES`); a random player's two cards are the exact analysis's own assumption.
 """
 
 from __future__ import annotations
@@ -21,19 +26,32 @@ from cribcli.cards import Card
 from cribcli.players import measured
 from cribcli.scoring import rank_key, rank_table
 
+FILES = {
+    "careful": "cribs.json",
+    "greedy": "cribs-greedy.json",
+    "crib-minded": "cribs-crib-minded.json",
+}
+"""Each style's table (by the style's name, :class:`cribcli.players.habits.Style`), made
+by ``tools/crib_table.py --style``."""
+RANDOM = "random"
+"""The style whose throws the exact analysis assumes: no table, no bias."""
+
 
 @cache
-def table() -> dict[tuple[int, ...], tuple[float, float]]:
+def table(style: str = "careful") -> dict[tuple[int, ...], tuple[float, float]]:
     """For each two ranks thrown (in order): how much more the crib is worth than the
-    exact analysis says, in your own crib and in the other player's."""
-    bias = measured.read("cribs.json")["bias"]
+    exact analysis says, in your own crib and in the other player's, the other throwing
+    as a player of ``style`` does."""
+    bias = measured.read(FILES[style])["bias"]
     return {measured.key_ranks(key): (e["mine"], e["theirs"]) for key, e in bias.items()}
 
 
-def bias(thrown: Iterable[Card], own_crib: bool) -> float:
+def bias(thrown: Iterable[Card], own_crib: bool, style: str = "careful") -> float:
     """How much more (or less) the crib is worth with ``thrown`` in it than the exact
-    analysis says, the other player throwing well."""
-    mine, theirs = table()[tuple(sorted(card.rank for card in thrown))]
+    analysis says, the other player throwing well (or as a player of ``style``)."""
+    if style == RANDOM:
+        return 0.0
+    mine, theirs = table(style)[tuple(sorted(card.rank for card in thrown))]
     return mine if own_crib else theirs
 
 

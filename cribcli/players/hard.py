@@ -338,7 +338,8 @@ class Reading(NamedTuple):
 
 def discard_options(view: View, objective: Objective = Objective.WIN) -> list[Option]:
     """Every discard as hard values it, in the order of :func:`analyse` (best exact net
-    first): with two players, hand, crib against a good player's throw, and pegging, and
+    first): with two players, hand, crib against the other's throw (a good player's, or
+    as the other has been read to throw: :mod:`cribcli.players.habits`), and pegging, and
     near the end the chance of winning too (for game points, what the game is worth; for
     spread, never); with three or four, the exact net alone."""
     from cribcli.analysis import analyse
@@ -347,8 +348,12 @@ def discard_options(view: View, objective: Objective = Objective.WIN) -> list[Op
     if view.rules.players != 2:
         return [Option(value.net, value.crib, value) for value in values]
     options = []
+    # The other's two cards, as a player of each style it may play throws them.
+    throwers = Habits.of(view).noticed
     for option in values:
-        crib = option.crib + cribs.bias(option.discard, own_crib=view.is_dealer)
+        crib = option.crib + sum(
+            chance * cribs.bias(option.discard, view.is_dealer, style) for style, chance in throwers
+        ) / sum(chance for _, chance in throwers)
         net = option.hand + (crib if view.is_dealer else -crib)
         net += PEGGING * pegs.edge(option.keep, dealer=view.is_dealer)
         options.append(Option(net, crib, option))
@@ -469,7 +474,8 @@ def warm(endgame: bool, objectives: Iterable[Objective] = (Objective.WIN,)) -> N
     values of the throws and keeps, the pegging; near the end, ``endgame``, the chances
     of winning too, for each of ``objectives``): before worker processes fork, so that
     each inherits them rather than working them out again."""
-    cribs.table()
+    for style in cribs.FILES:
+        cribs.table(style)
     pegs.table()
     # Each is worked out as it is first read.
     for two in combinations_with_replacement(range(1, 14), 6 - KEPT_SIZE):

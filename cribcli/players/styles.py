@@ -12,7 +12,8 @@ Each sees only its :class:`~cribcli.engine.View`, as every player does.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from cribcli.analysis import analyse
 from cribcli.cards import Card
@@ -21,6 +22,25 @@ from cribcli.players.base import Player
 from cribcli.players.habits import Style
 from cribcli.players.normal import NormalPlayer
 from cribcli.scoring import peg_points
+
+if TYPE_CHECKING:
+    from cribcli.analysis import DiscardValue
+
+
+def throw(style: Style, options: Sequence[DiscardValue], dealer: bool) -> DiscardValue:
+    """The discard a player of ``style`` makes of ``options`` (:func:`analyse`'s, best
+    net first): careful (and loose), the best net; greedy, the best hand alone;
+    crib-minded, the richest crib as dealer and the poorest as pone. The random style
+    has no throw of its own."""
+    if style.keeps_like is Style.CAREFUL:
+        return options[0]
+    if style is Style.GREEDY:
+        return max(options, key=lambda option: option.hand)
+    if style is Style.CRIB_MINDED:
+        if dealer:
+            return max(options, key=lambda option: option.crib)
+        return min(options, key=lambda option: option.crib)
+    raise ValueError(f"a {style} player throws any two cards")
 
 
 class GreedyPlayer:
@@ -32,7 +52,7 @@ class GreedyPlayer:
     def discard(self, view: View) -> tuple[Card, ...]:
         """The throw whose kept cards average most in the hand, the crib not counted."""
         options = analyse(view.hand, dealer=view.is_dealer, players=view.rules.players)
-        return max(options, key=lambda option: option.hand).discard
+        return throw(Style.GREEDY, options, view.is_dealer).discard
 
     def play(self, view: View) -> Card:
         """The card that scores most as it is laid; of those, the highest."""
@@ -48,9 +68,7 @@ class CribMindedPlayer(NormalPlayer):
 
     def discard(self, view: View) -> tuple[Card, ...]:
         options = analyse(view.hand, dealer=view.is_dealer, players=view.rules.players)
-        if view.is_dealer:
-            return max(options, key=lambda option: option.crib).discard
-        return min(options, key=lambda option: option.crib).discard
+        return throw(Style.CRIB_MINDED, options, view.is_dealer).discard
 
 
 STYLES: dict[str, Callable[[int | str, int], Player]] = {
