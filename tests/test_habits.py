@@ -23,7 +23,7 @@ from cribcli.players.habits import (
     laid_as,
     likely_keeps,
 )
-from cribcli.players.hard import KEPT, LAID, Reading, Sample
+from cribcli.players.hard import KEPT, LAID, HardPlayer, Reading, Sample
 from cribcli.players.styles import CribMindedPlayer, GreedyPlayer
 
 
@@ -198,3 +198,29 @@ def test_hard_reads_the_player_from_the_games_before_this_one() -> None:
         carrying, _ = begin(info)
         habits = Habits.of(view(carrying, 0))
         assert habits.chance(Style.GREEDY) > 0.9, habits
+
+
+@pytest.mark.parametrize(
+    ("dealer", "dealt", "read_careful", "read_crib_minded"),
+    [
+        # Its own crib: a crib-minded pone throws it the two cards that help it least (the
+        # careful pone's throws help it a little more), so hard feeds it the 5 and the
+        # king, keeping 9-10 and the ace-3 for the fifteens, rather than throw ace-3.
+        (0, "10S 5C 9C AS KS 3H", "AS 3H", "5C KS"),
+        # The other's crib: a crib-minded dealer throws it its best two (its crib is worth
+        # nearly two points more than a careful dealer's), so a jack there is a jack
+        # beside its fives and nobs for it more often: hard keeps the jack, throws the 3.
+        (1, "9H 7C JH 3D AC 8S", "JH AC", "3D AC"),
+    ],
+)
+def test_hard_values_the_crib_as_the_player_it_has_read_throws(
+    dealer: int, dealt: str, read_careful: str, read_crib_minded: str
+) -> None:
+    deals = tuple(one_deal(n, CribMindedPlayer(n, 1), n % 2) for n in range(6))
+    state, _ = new_game(Rules(first_dealer=dealer), 7)
+    hand = cards(dealt)
+    reading = view(replace(state, hands=(hand, state.hands[1]), past=deals), 0)
+    assert Habits.of(reading).chance(Style.CRIB_MINDED) > 0.99
+    assert set(HardPlayer(1, 0).discard(reading)) == set(cards(read_crib_minded))
+    afresh = replace(reading, past=())  # no deal shown: careful, as ever
+    assert set(HardPlayer(1, 0).discard(afresh)) == set(cards(read_careful))

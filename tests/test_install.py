@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from cribcli import __version__
+from cribcli.players import cribs
 from tests.scripted import moves
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,7 +29,7 @@ def test_fresh_install(tmp_path: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert any(name.endswith("data/share/man/man1/cribbage.1") for name in names)
     assert "cribcli/py.typed" in names
-    for table in ("pegs.json", "cribs.json", "deal_points.json"):
+    for table in ("pegs.json", *cribs.FILES.values(), "deal_points.json"):
         assert f"cribcli/players/data/{table}" in names
     env_dir = tmp_path / "env"
     venv.create(env_dir, with_pip=True)

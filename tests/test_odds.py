@@ -117,6 +117,31 @@ def test_a_good_player_starves_your_crib_and_feeds_its_own() -> None:
     assert cribs.bias(parse_cards("KS AD"), own_crib=False) == table[1, 13][1]
 
 
+def test_each_style_throws_to_a_crib_as_its_table_says() -> None:
+    """A greedy pone keeps its best hand whatever it throws you, so your crib gets more
+    from it than from a good pone, whatever two you throw; a crib-minded dealer throws its
+    own crib its best two, so the crib is worth more than a good dealer's makes it,
+    whatever you throw; a crib-minded pone starves your crib (on average) more than a
+    good one. A random player's throw is the exact analysis's own assumption."""
+    careful, greedy, crib_minded = (cribs.table(style) for style in cribs.FILES)
+    assert len(greedy) == len(crib_minded) == 91
+    assert all(greedy[two][0] > careful[two][0] for two in careful)
+    assert all(crib_minded[two][1] > careful[two][1] + 0.3 for two in careful)
+    assert sum(v[0] for v in crib_minded.values()) < sum(v[0] for v in careful.values()) - 20
+    assert cribs.bias(parse_cards("5H 5S"), own_crib=True, style="crib-minded") == -0.12
+    assert cribs.bias(parse_cards("5H 5S"), own_crib=True, style="random") == 0.0
+
+
+def test_a_crib_against_a_mixture_of_styles_is_weighed_by_their_chances() -> None:
+    seven_eight = parse_cards("7H 8S")
+    greedy = cribs.bias(seven_eight, own_crib=False, style="greedy")  # 0.0
+    crib_minded = cribs.bias(seven_eight, own_crib=False, style="crib-minded")  # 1.12
+    mixed = cribs.mixed_bias(seven_eight, False, [("greedy", 0.3), ("crib-minded", 0.1)])
+    assert mixed == pytest.approx((3 * greedy + crib_minded) / 4) == 0.28
+    alone = [("careful", 0.97)]  # one style noticed: its own table, exactly
+    assert cribs.mixed_bias(seven_eight, False, alone) == cribs.bias(seven_eight, False)
+
+
 def test_the_dealer_pegs_better_than_the_pone() -> None:
     table = pegs.table()
     assert len(table) == 1820  # every four ranks a player can keep

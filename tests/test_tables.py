@@ -12,10 +12,11 @@ from types import ModuleType
 
 import pytest
 
-from cribcli.players import measured, odds
+from cribcli.players import cribs, measured, odds
+from cribcli.players.habits import Style
 
 TOOLS = Path(__file__).resolve().parent.parent / "tools"
-NAMES = ("pegs.json", "cribs.json", "deal_points.json")
+NAMES = ("pegs.json", *cribs.FILES.values(), "deal_points.json")
 
 
 def tool(name: str) -> ModuleType:
@@ -47,24 +48,26 @@ def test_the_pegging_table_is_what_the_tool_plays() -> None:
 
 
 @pytest.mark.slow
-def test_the_crib_table_is_worked_out_from_its_throws() -> None:
+@pytest.mark.parametrize("style", list(cribs.FILES))
+def test_the_crib_table_is_worked_out_from_its_throws(style: str) -> None:
     crib = tool("crib_table")
-    shipped = measured.read("cribs.json")
+    shipped = measured.read(cribs.FILES[style])
     blocks = {
         (key.split()[0], int(key.split()[1])): Counter(
             {measured.key_ranks(pair): n for pair, n in throws.items()}
         )
         for key, throws in shipped["throws"].items()
     }
-    assert crib.table(blocks) == shipped
+    assert crib.table(blocks, Style(style)) == shipped
 
 
 @pytest.mark.slow
-def test_the_crib_table_throws_are_what_the_tool_deals() -> None:
+@pytest.mark.parametrize("style", list(cribs.FILES))
+def test_the_crib_table_throws_are_what_the_tool_deals(style: str) -> None:
     crib = tool("crib_table")
-    shipped = measured.read("cribs.json")["throws"]
+    shipped = measured.read(cribs.FILES[style])["throws"]
     for thrower in ("pone", "dealer"):
-        again = crib.block_throws(thrower, 0)
+        again = crib.block_throws(thrower, 0, Style(style))
         assert {measured.ranks_key(pair): n for pair, n in again.items()} == shipped[f"{thrower} 0"]
 
 

@@ -17,7 +17,7 @@ alone. Each has its own table, measured the same way from the same hands
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
 from itertools import combinations_with_replacement
 from math import comb, prod
@@ -53,6 +53,19 @@ def bias(thrown: Iterable[Card], own_crib: bool, style: str = "careful") -> floa
         return 0.0
     mine, theirs = table(style)[tuple(sorted(card.rank for card in thrown))]
     return mine if own_crib else theirs
+
+
+def mixed_bias(
+    thrown: Iterable[Card], own_crib: bool, styles: Sequence[tuple[str, float]]
+) -> float:
+    """:func:`bias` against a player who throws as each of ``styles`` does with its
+    chance (the chances need not add to 1: those of the styles left out are shared among
+    the rest). One style: its bias as it is, to the last bit."""
+    if len(styles) == 1:
+        return bias(thrown, own_crib, styles[0][0])
+    thrown = tuple(thrown)
+    total = sum(chance for _, chance in styles)
+    return sum(chance * bias(thrown, own_crib, style) for style, chance in styles) / total
 
 
 @cache

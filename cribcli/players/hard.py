@@ -348,12 +348,9 @@ def discard_options(view: View, objective: Objective = Objective.WIN) -> list[Op
     if view.rules.players != 2:
         return [Option(value.net, value.crib, value) for value in values]
     options = []
-    # The other's two cards, as a player of each style it may play throws them.
-    throwers = Habits.of(view).noticed
+    throwers = Habits.of(view).noticed  # how the other throws, as far as hard can tell
     for option in values:
-        crib = option.crib + sum(
-            chance * cribs.bias(option.discard, view.is_dealer, style) for style, chance in throwers
-        ) / sum(chance for _, chance in throwers)
+        crib = option.crib + cribs.mixed_bias(option.discard, view.is_dealer, throwers)
         net = option.hand + (crib if view.is_dealer else -crib)
         net += PEGGING * pegs.edge(option.keep, dealer=view.is_dealer)
         options.append(Option(net, crib, option))
