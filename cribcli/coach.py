@@ -31,6 +31,7 @@ from cribcli.engine import (
 )
 from cribcli.errors import UsageProblem
 from cribcli.grading import Grade, grade_of
+from cribcli.players.habits import Habits
 from cribcli.players.hard import (
     CLOSE,
     ENDGAME,
@@ -593,7 +594,9 @@ def _throw_options(seen: View) -> tuple[list[Option], Option, Option]:
     """Every throw as the hard computer values it, the best, and the best by points:
     the same unless, near the end, another is really likelier to win (chances within a
     whisker are equal, and then points decide)."""
-    options = discard_options(seen)
+    # The crib against a good player's throw, as discard-advice counts it: the same
+    # yardstick in every game, whoever sat across the table.
+    options = discard_options(seen, habits=Habits())
     by_points = max(options, key=lambda o: o.net)
     if options[0].chance is None:
         return options, by_points, by_points

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cribcli import __version__
-from cribcli.players import cribs
+from cribcli.players.habits import Style
 from tests.scripted import moves
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,7 +29,8 @@ def test_fresh_install(tmp_path: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert any(name.endswith("data/share/man/man1/cribbage.1") for name in names)
     assert "cribcli/py.typed" in names
-    for table in ("pegs.json", *cribs.FILES.values(), "deal_points.json"):
+    tables = {style.crib_table for style in Style} - {None}
+    for table in ("pegs.json", *sorted(str(name) for name in tables), "deal_points.json"):
         assert f"cribcli/players/data/{table}" in names
     env_dir = tmp_path / "env"
     venv.create(env_dir, with_pip=True)

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from cribcli.cards import Card, parse_cards
 from cribcli.engine import Phase, Rules, new_game, view
 from cribcli.players import computer, cribs, hard, odds, pegs
+from cribcli.players.habits import Style
 from cribcli.players.hard import shows_after_play
 
 DEALER_PEG, PONE_PEG, PONE_HAND, DEALER_HAND, CRIB = (
@@ -123,22 +124,28 @@ def test_each_style_throws_to_a_crib_as_its_table_says() -> None:
     own crib its best two, so the crib is worth more than a good dealer's makes it,
     whatever you throw; a crib-minded pone starves your crib (on average) more than a
     good one. A random player's throw is the exact analysis's own assumption."""
-    careful, greedy, crib_minded = (cribs.table(style) for style in cribs.FILES)
+    careful, greedy, crib_minded = (
+        cribs.table(style.crib_table or "")
+        for style in (Style.CAREFUL, Style.GREEDY, Style.CRIB_MINDED)
+    )
     assert len(greedy) == len(crib_minded) == 91
     assert all(greedy[two][0] > careful[two][0] for two in careful)
     assert all(crib_minded[two][1] > careful[two][1] + 0.3 for two in careful)
     assert sum(v[0] for v in crib_minded.values()) < sum(v[0] for v in careful.values()) - 20
-    assert cribs.bias(parse_cards("5H 5S"), own_crib=True, style="crib-minded") == -0.12
-    assert cribs.bias(parse_cards("5H 5S"), own_crib=True, style="random") == 0.0
+    fives = parse_cards("5H 5S")
+    assert cribs.bias(fives, own_crib=True, name=Style.CRIB_MINDED.crib_table) == -0.12
+    assert cribs.bias(fives, own_crib=True, name=Style.RANDOM.crib_table) == 0.0
+    assert Style.LOOSE.crib_table == Style.CAREFUL.crib_table == cribs.CAREFUL
 
 
 def test_a_crib_against_a_mixture_of_styles_is_weighed_by_their_chances() -> None:
     seven_eight = parse_cards("7H 8S")
-    greedy = cribs.bias(seven_eight, own_crib=False, style="greedy")  # 0.0
-    crib_minded = cribs.bias(seven_eight, own_crib=False, style="crib-minded")  # 1.12
-    mixed = cribs.mixed_bias(seven_eight, False, [("greedy", 0.3), ("crib-minded", 0.1)])
-    assert mixed == pytest.approx((3 * greedy + crib_minded) / 4) == 0.28
-    alone = [("careful", 0.97)]  # one style noticed: its own table, exactly
+    greedy, crib_minded = Style.GREEDY.crib_table, Style.CRIB_MINDED.crib_table
+    assert cribs.bias(seven_eight, own_crib=False, name=greedy) == 0.0
+    assert cribs.bias(seven_eight, own_crib=False, name=crib_minded) == 1.12
+    mixed = cribs.mixed_bias(seven_eight, False, [(greedy, 0.3), (crib_minded, 0.1)])
+    assert mixed == pytest.approx((3 * 0.0 + 1.12) / 4)
+    alone = [(cribs.CAREFUL, 0.97)]  # one style noticed: its own table, exactly
     assert cribs.mixed_bias(seven_eight, False, alone) == cribs.bias(seven_eight, False)
 
 

@@ -11,7 +11,8 @@ crib (by about half a point), more in the other's (by about a third). The table 
 Players of other styles throw otherwise (:mod:`cribcli.players.habits`): a greedy player
 keeps its best hand whatever it gives the crib, a crib-minded one throws for the crib
 alone. Each has its own table, measured the same way from the same hands
-(:data:`FILES`); a random player's two cards are the exact analysis's own assumption.
+(:attr:`cribcli.players.habits.Style.crib_table`); a random player's two cards are the
+exact analysis's own assumption.
 """
 
 from __future__ import annotations
@@ -26,46 +27,42 @@ from cribcli.cards import Card
 from cribcli.players import measured
 from cribcli.scoring import rank_key, rank_table
 
-FILES = {
-    "careful": "cribs.json",
-    "greedy": "cribs-greedy.json",
-    "crib-minded": "cribs-crib-minded.json",
-}
-"""Each style's table (by the style's name, :class:`cribcli.players.habits.Style`), made
-by ``tools/crib_table.py --style``."""
-RANDOM = "random"
-"""The style whose throws the exact analysis assumes: no table, no bias."""
+CAREFUL = "cribs.json"
+"""The table against a good player's throws; each style has its own
+(:attr:`cribcli.players.habits.Style.crib_table`), or None for a random player's two
+cards: the exact analysis's own assumption, nothing to add."""
 
 
 @cache
-def table(style: str = "careful") -> dict[tuple[int, ...], tuple[float, float]]:
+def table(name: str = CAREFUL) -> dict[tuple[int, ...], tuple[float, float]]:
     """For each two ranks thrown (in order): how much more the crib is worth than the
     exact analysis says, in your own crib and in the other player's, the other throwing
-    as a player of ``style`` does."""
-    bias = measured.read(FILES[style])["bias"]
+    as the table ``name`` was measured against."""
+    bias = measured.read(name)["bias"]
     return {measured.key_ranks(key): (e["mine"], e["theirs"]) for key, e in bias.items()}
 
 
-def bias(thrown: Iterable[Card], own_crib: bool, style: str = "careful") -> float:
+def bias(thrown: Iterable[Card], own_crib: bool, name: str | None = CAREFUL) -> float:
     """How much more (or less) the crib is worth with ``thrown`` in it than the exact
-    analysis says, the other player throwing well (or as a player of ``style``)."""
-    if style == RANDOM:
+    analysis says, the other player throwing well (or as the table ``name`` says; None:
+    at random)."""
+    if name is None:
         return 0.0
-    mine, theirs = table(style)[tuple(sorted(card.rank for card in thrown))]
+    mine, theirs = table(name)[tuple(sorted(card.rank for card in thrown))]
     return mine if own_crib else theirs
 
 
 def mixed_bias(
-    thrown: Iterable[Card], own_crib: bool, styles: Sequence[tuple[str, float]]
+    thrown: Iterable[Card], own_crib: bool, tables: Sequence[tuple[str | None, float]]
 ) -> float:
-    """:func:`bias` against a player who throws as each of ``styles`` does with its
-    chance (the chances need not add to 1: those of the styles left out are shared among
-    the rest). One style: its bias as it is, to the last bit."""
-    if len(styles) == 1:
-        return bias(thrown, own_crib, styles[0][0])
+    """:func:`bias` against a player who throws as each of ``tables`` says with its
+    chance (the chances need not add to 1: those left out are shared among the rest).
+    One table: its bias as it is, to the last bit."""
+    if len(tables) == 1:
+        return bias(thrown, own_crib, tables[0][0])
     thrown = tuple(thrown)
-    total = sum(chance for _, chance in styles)
-    return sum(chance * bias(thrown, own_crib, style) for style, chance in styles) / total
+    total = sum(chance for _, chance in tables)
+    return sum(chance * bias(thrown, own_crib, name) for name, chance in tables) / total
 
 
 @cache

@@ -62,6 +62,16 @@ class Style(StrEnum):
         return Style.CAREFUL if self is Style.LOOSE else self
 
     @property
+    def crib_table(self) -> str | None:
+        """The table of the crib's worth against this style's throws
+        (:mod:`cribcli.players.cribs`, made by ``tools/crib_table.py --style``); None
+        for random, whose two cards are the exact analysis's own assumption."""
+        if self is Style.RANDOM:
+            return None
+        throws = self.keeps_like
+        return cribs.CAREFUL if throws is Style.CAREFUL else f"cribs-{throws}.json"
+
+    @property
     def stray(self) -> float:
         """The share of its decisions unlike its style's choice."""
         return LOOSE_STRAY if self is Style.LOOSE else STRAY

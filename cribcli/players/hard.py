@@ -1,10 +1,12 @@
-"""The hard computer: values the crib against good throws, and searches the play.
+"""The hard computer: values the crib against the other's throws, and searches the play.
 
 Discarding, it values each discard's crib against what a good player throws (a pone
 throws the cards that help a crib least, a dealer those that help its own most:
-:mod:`cribcli.players.cribs`), not against random cards, and it weighs how the kept cards
-peg (:mod:`cribcli.players.pegs`: a table of plays between careful players, counted at
-the share of it that hard's plays show, :data:`PEGGING`). In the play (two players) it deals
+:mod:`cribcli.players.cribs`), not against random cards, or, once the deals shown tell it
+the other throws otherwise (greedy, crib-minded, at random), against that player's
+throws; and it weighs how the kept cards peg (:mod:`cribcli.players.pegs`: a table of
+plays between careful players, counted at the share of it that hard's plays show,
+:data:`PEGGING`). In the play (two players) it deals
 the other player many hands that fit everything seen so far (the cards laid, and every
 go: a go means each card then held would have passed 31), weighing most those it would
 have kept and laid its cards from as it did, were it to discard by the exact analysis
@@ -120,7 +122,8 @@ CLOSE = 0.002
 
 
 class HardPlayer(NormalPlayer):
-    """Discards against a good player's throws; pegs by searching sampled hands; near the
+    """Discards against the other's throws (a good player's until it reads otherwise);
+    pegs by searching sampled hands; near the
     end plays for ``objective``: the game (to win it), game points, or spread (points to
     the end, as before the last deals)."""
 
@@ -141,7 +144,8 @@ class HardPlayer(NormalPlayer):
 
     def discard(self, view: View) -> tuple[Card, ...]:
         """The discard with the best hand, crib and pegging, taken together, the crib
-        valued against how a good player throws; near the end, the one most likely to win."""
+        valued against how the other throws (:func:`discard_options`); near the end, the
+        one most likely to win."""
         options = discard_options(view, self.objective)
         if options[0].chance is not None:
             best = max(option.chance or 0.0 for option in options)
@@ -336,10 +340,13 @@ class Reading(NamedTuple):
         ]
 
 
-def discard_options(view: View, objective: Objective = Objective.WIN) -> list[Option]:
+def discard_options(
+    view: View, objective: Objective = Objective.WIN, habits: Habits | None = None
+) -> list[Option]:
     """Every discard as hard values it, in the order of :func:`analyse` (best exact net
-    first): with two players, hand, crib against the other's throw (a good player's, or
-    as the other has been read to throw: :mod:`cribcli.players.habits`), and pegging, and
+    first): with two players, hand, crib against the other's throw (as the other has
+    been read to throw, :mod:`cribcli.players.habits`, or as ``habits`` say: a good
+    player's until a deal is shown), and pegging, and
     near the end the chance of winning too (for game points, what the game is worth; for
     spread, never); with three or four, the exact net alone."""
     from cribcli.analysis import analyse
@@ -348,7 +355,8 @@ def discard_options(view: View, objective: Objective = Objective.WIN) -> list[Op
     if view.rules.players != 2:
         return [Option(value.net, value.crib, value) for value in values]
     options = []
-    throwers = Habits.of(view).noticed  # how the other throws, as far as hard can tell
+    read = Habits.of(view) if habits is None else habits
+    throwers = [(style.crib_table, chance) for style, chance in read.noticed]
     for option in values:
         crib = option.crib + cribs.mixed_bias(option.discard, view.is_dealer, throwers)
         net = option.hand + (crib if view.is_dealer else -crib)
@@ -471,8 +479,9 @@ def warm(endgame: bool, objectives: Iterable[Objective] = (Objective.WIN,)) -> N
     values of the throws and keeps, the pegging; near the end, ``endgame``, the chances
     of winning too, for each of ``objectives``): before worker processes fork, so that
     each inherits them rather than working them out again."""
-    for style in cribs.FILES:
-        cribs.table(style)
+    for style in Style:
+        if style.crib_table is not None:
+            cribs.table(style.crib_table)
     pegs.table()
     # Each is worked out as it is first read.
     for two in combinations_with_replacement(range(1, 14), 6 - KEPT_SIZE):
