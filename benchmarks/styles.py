@@ -18,7 +18,11 @@ Run:
       as it ends (so a long run stopped half way keeps what it played), then the figures;
   python benchmarks/styles.py --compare BEFORE AFTER
       reads two runs' lines (of two versions of hard, files concatenated as they come)
-      and prints, for the pairs both played, the change pair by pair with its interval.
+      and prints, for the pairs both played, the change pair by pair with its interval;
+  python benchmarks/styles.py --throws HANDS
+      deals HANDS random hands to hard, as dealer and as pone (the score 0-0), and prints
+      how often it throws otherwise when it has read the other as each style than when
+      it reads it as careful.
 Nothing is asserted.
 """
 
@@ -26,18 +30,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from collections.abc import Iterable
+from dataclasses import replace
 from multiprocessing import get_context
 from pathlib import Path
 
 from cribcli.cards import Card, deck
-from cribcli.engine import Rules, State, View
+from cribcli.engine import Rules, State, View, new_game
 from cribcli.engine import view as seat_view
 from cribcli.events import GameOver
 from cribcli.match import mean_interval, share_interval
 from cribcli.players import Level, Player, computer, odds, pegs
+from cribcli.players.habits import Habits, Style
 from cribcli.players.hard import (
     CLOSE,
     PEGGING,
@@ -192,17 +199,46 @@ def compare(before_path: Path, after_path: Path) -> None:
         )
 
 
+def throws(hands: int) -> None:
+    games = {
+        dealer: new_game(Rules(first_dealer=0 if dealer else 1), "throws")[0]
+        for dealer in (True, False)
+    }
+    styles = [style for style in Style if style is not Style.CAREFUL]
+    otherwise = {(style, dealer): 0 for style in styles for dealer in (True, False)}
+    for index in range(hands):
+        six = tuple(random.Random(f"throws {index}").sample(deck(), 6))
+        for dealer, state in games.items():
+            seen = seat_view(replace(state, hands=(six, state.hands[1])), 0)
+
+            def chosen(style: Style, seen: View = seen) -> frozenset[Card]:
+                read = Habits(((style, 1.0),))
+                best = max(discard_options(seen, habits=read), key=lambda o: o.net)
+                return frozenset(best.value.discard)
+
+            careful = chosen(Style.CAREFUL)
+            for style in styles:
+                otherwise[style, dealer] += chosen(style) != careful
+    print(f"hard's throw, read as each style, against careful's ({hands} hands each side)")
+    for style in styles:
+        as_dealer, as_pone = (100 * otherwise[style, side] / hands for side in (True, False))
+        print(f"  {style:12} as dealer {as_dealer:4.1f}% otherwise, as pone {as_pone:4.1f}%")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=50)
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--hard", choices=("hard", "seer-play", "seer"), default="hard")
+    parser.add_argument("--throws", type=int, metavar="HANDS")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"))
     parser.add_argument("opponents", nargs="*", default=list(OPPONENTS))
     args = parser.parse_args()
     if args.compare:
         compare(*args.compare)
+    elif args.throws:
+        throws(args.throws)
     else:
         play(args.pairs, args.first, args.jobs, args.opponents, args.hard)
     sys.stdout.flush()
