@@ -2,20 +2,19 @@
 
 Discarding, it values each discard's crib against what a good player throws (a pone
 throws the cards that help a crib least, a dealer those that help its own most:
-:mod:`cribcli.players.cribs`), not against random cards, or, once the deals shown tell it
-the other throws otherwise (greedy, crib-minded, at random), against that player's
+:mod:`cribcli.players.cribs`), not against random cards, or, once the deals shown tell
+it the other throws otherwise (greedy, crib-minded, at random), against that player's
 throws; and it weighs how the kept cards peg (:mod:`cribcli.players.pegs`: a table of
 plays between careful players, counted at the share of it that hard's plays show,
-:data:`PEGGING`). In the play (two players) it deals
-the other player many hands that fit everything seen so far (the cards laid, and every
-go: a go means each card then held would have passed 31), weighing most those it would
-have kept and laid its cards from as it did, were it to discard by the exact analysis
-and lay carefully (a careful lead and answers tell much), or, once the deals shown tell
-it the other plays otherwise (greedy, crib-minded or at random:
-:mod:`cribcli.players.habits`), as a player of that style would; plays the rest of the play out
-against each, itself at its best and the other laying as a careful player does from what
-it can see (it cannot see hard's cards, so it does not answer as if it could), and lays
-the card with the best average.
+:data:`PEGGING`). In the play (two players) it deals the other player many hands that
+fit everything seen so far (the cards laid, and every go: a go means each card then held
+would have passed 31), weighing most those it would have kept and laid its cards from as
+it did, were it to discard by the exact analysis and lay carefully (a careful lead and
+answers tell much), or, once the deals shown tell it the other plays otherwise (greedy,
+crib-minded or at random: :mod:`cribcli.players.habits`), as a player of that style
+would; plays the rest of the play out against each, itself at its best and the other
+laying as a careful player does from what it can see (it cannot see hard's cards, so it
+does not answer as if it could), and lays the card with the best average.
 
 Near the end (either side within :data:`ENDGAME` points) it plays to win, not for points:
 it takes a sure point that wins; it discards for the best chance of winning (the chance of
@@ -123,9 +122,8 @@ CLOSE = 0.002
 
 class HardPlayer(NormalPlayer):
     """Discards against the other's throws (a good player's until it reads otherwise);
-    pegs by searching sampled hands; near the
-    end plays for ``objective``: the game (to win it), game points, or spread (points to
-    the end, as before the last deals)."""
+    pegs by searching sampled hands; near the end plays for ``objective``: the game (to
+    win it), game points, or spread (points to the end, as before the last deals)."""
 
     def __init__(self, seed: int | str, seat: int, objective: Objective = Objective.WIN) -> None:
         super().__init__(seed, seat)
