@@ -4,14 +4,13 @@ what hard may see (the hands and crib shown, the cards laid, its own throw)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from unittest.mock import patch
 
 import pytest
 
 from cribcli.analysis import analyse
 from cribcli.cards import Card, deck, parse_cards, shuffled_deck
 from cribcli.engine import Discard, Phase, Play, Rules, ShownDeal, State, apply, new_game, view
-from cribcli.players import Level, Player, computer, hard, odds
+from cribcli.players import Level, Player, computer
 from cribcli.players.careful import unseen_after
 from cribcli.players.habits import (
     FIRST,
@@ -24,7 +23,7 @@ from cribcli.players.habits import (
     laid_as,
     likely_keeps,
 )
-from cribcli.players.hard import KEPT, LAID, HardPlayer, Reading, Sample, paces, their_keep
+from cribcli.players.hard import KEPT, LAID, HardPlayer, Reading, Sample
 from cribcli.players.styles import CribMindedPlayer, GreedyPlayer
 
 
@@ -225,48 +224,3 @@ def test_hard_values_the_crib_as_the_player_it_has_read_throws(
     assert set(HardPlayer(1, 0).discard(reading)) == set(cards(read_crib_minded))
     afresh = replace(reading, past=())  # no deal shown: careful, as ever
     assert set(HardPlayer(1, 0).discard(afresh)) == set(cards(read_careful))
-
-
-def test_a_crib_minded_player_keeps_the_leavings_and_scores_slower() -> None:
-    """Its tool's hands: a crib-minded dealer keeps 4.0 points of hand where a good one
-    keeps 8.0, and as pone 5.3 where 8.1, while its own crib gains 1.4 (6.7 for 5.3):
-    over two deals it scores 26.1 - 4.0 - 2.8 + 1.4 = 20.7 points where the players
-    tallied score 26.1, so each point it needs takes 26.1 / 20.7 = 1.26 of theirs. As
-    pone it throws your crib 0.6 less (3.7 for 4.2): yours take 26.1 / 25.5 = 1.02. A
-    greedy player keeps and throws nearly as a good one; a careful reading is the
-    tallied players' to the last bit."""
-    crib_minded = Habits(((Style.CRIB_MINDED, 1.0),))
-    assert their_keep(Habits(), dealer=True) is None
-    as_dealer = their_keep(crib_minded, dealer=True)
-    assert as_dealer is not None and sum(as_dealer) == pytest.approx(1)
-    assert odds.mean(as_dealer) == pytest.approx(4.0, abs=0.05)
-    pace = paces(crib_minded)
-    assert pace.theirs == pytest.approx(1.26, abs=0.005)
-    assert pace.mine == pytest.approx(1.02, abs=0.005)
-    greedy = paces(Habits(((Style.GREEDY, 1.0),)))
-    assert greedy.theirs == pytest.approx(1.0, abs=0.01)
-    assert greedy.mine == pytest.approx(1.0, abs=0.015)
-    assert paces(Habits()) is odds.TALLIED
-    # a mixture: each style's pace by its chance (a random player keeps as tallied here)
-    half = paces(Habits(((Style.CRIB_MINDED, 0.5), (Style.RANDOM, 0.5))))
-    assert half.theirs == pytest.approx((pace.theirs + 1) / 2)
-
-
-def test_hard_races_a_crib_minded_dealer_as_the_slower_side() -> None:
-    """Hard, pone, needs 24; the crib-minded dealer needs 35. From 7D 5S 8D KS QC 6C,
-    throwing K-Q keeps the run of four (5-6-7-8 and 7-8: 6 points before the starter),
-    and throwing 8-K keeps 5-6-7-Q (5) but starves the crib. Racing the dealer as the
-    players tallied (an 8-point hand), 8-K wins 0.82 and K-Q 0.80: hard starves the crib.
-    Knowing this dealer keeps the leavings (4 points of hand) and so scores slower, both
-    win 0.96: the race is as good as won either way, and the better hand decides."""
-    deals = tuple(one_deal(n, CribMindedPlayer(n, 1), n % 2) for n in range(6))
-    state, _ = new_game(Rules(first_dealer=1), 7)
-    hand = cards("7D 5S 8D KS QC 6C")
-    reading = view(replace(state, hands=(hand, state.hands[1]), past=deals, scores=(97, 86)), 0)
-    assert Habits.of(reading).chance(Style.CRIB_MINDED) > 0.99
-    assert set(HardPlayer(1, 0).discard(reading)) == set(cards("KS QC"))
-    with (
-        patch.object(hard, "their_keep", lambda read, dealer: None),
-        patch.object(hard, "paces", lambda read: odds.TALLIED),
-    ):
-        assert set(HardPlayer(1, 0).discard(reading)) == set(cards("8D KS"))

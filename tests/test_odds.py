@@ -56,38 +56,6 @@ def test_a_deal_counted_out_agrees_with_the_table(dealer_need: int, pone_need: i
     assert as_pone == pytest.approx(1 - table, abs=1e-9)
 
 
-def test_a_need_at_a_pace_is_the_tallied_need_as_long_to_score() -> None:
-    assert odds.paced(40, 1.0) == 40
-    assert odds.paced(40, 1.26) == 50  # 50.4: a slower side is further from home
-    assert odds.paced(40, 0.9) == 36
-    assert odds.paced(1, 0.4) == 1  # a side that needs a point is never home
-
-
-def test_a_slower_other_side_and_a_poorer_hand_give_me_more_chance() -> None:
-    """The tallied pace and hand are the table's to the last bit; the other side scoring
-    slower, or keeping a poorer hand, gives me more chance of winning; me slower, less."""
-    for dealer in (True, False):
-        hand = DEALER_HAND if dealer else PONE_HAND
-        their_hand = PONE_HAND if dealer else DEALER_HAND
-        usual = odds.deal_chance(30, 40, dealer, hand, CRIB)
-        same = odds.deal_chance(30, 40, dealer, hand, CRIB, their_hand=their_hand)
-        assert same == usual
-        assert odds.deal_chance(30, 40, dealer, hand, CRIB, pace=odds.TALLIED) == usual
-        slower = odds.Pace(theirs=1.26)
-        assert odds.deal_chance(30, 40, dealer, hand, CRIB, pace=slower) > usual + 0.02
-        me_slower = odds.Pace(mine=1.26)
-        assert odds.deal_chance(30, 40, dealer, hand, CRIB, pace=me_slower) < usual - 0.02
-        poorer = odds.shifted(their_hand, -4)
-        assert odds.deal_chance(30, 40, dealer, hand, CRIB, their_hand=poorer) > usual + 0.02
-    # after the play, the deals to come at the sides' paces: the table at the paced needs
-    assert odds.after_play(30, 40, 10, 8, True, pace=odds.Pace(1.0, 1.26)) == 1 - (
-        odds.dealer_chance(odds.paced(32, 1.26), 20)
-    )
-    assert odds.after_play(30, 40, 10, 8, False, pace=odds.Pace(1.26, 1.0)) == (
-        odds.dealer_chance(odds.paced(20, 1.26), 32)
-    )
-
-
 def test_the_pone_counts_first() -> None:
     # both home at the show: the pone's hand is counted first and wins
     assert odds.after_play(5, 5, 10, 10, dealer=True) == 0.0

@@ -10,14 +10,10 @@ it is yours), or with ``--style`` as a player of that style does
 richest crib as dealer, the poorest as pone). Then, for each pair of ranks you could
 throw, works out the crib's average (fifteens, pairs, runs) against those throws less its
 average against two random cards: what the hard computer adds to the exact crib value.
-It also adds up what each side keeps: the chance of each score of its four kept, and
-what it reckons its throw gives the crib (the hard computer races a player who keeps
-otherwise as the slower or faster side it is: :func:`cribcli.players.hard.paces`).
-Writes the throws it counted, the kept hands' scores and the cribs (by blocks of hands,
-so that a test can deal a block again and compare), those averages and what each side
-keeps to ``cribcli/players/data/cribs.json`` (a style's to its own file:
-:attr:`cribcli.players.habits.Style.crib_table`). Took 77 s on one core (each style's
-about as long).
+Writes the throws it counted (by blocks of hands, so that a test can deal a block again
+and compare) and those averages to ``cribcli/players/data/cribs.json`` (a style's to its
+own file: :attr:`cribcli.players.habits.Style.crib_table`). Took 77 s on one core (each
+style's about as long).
 """
 
 from __future__ import annotations
@@ -25,10 +21,8 @@ from __future__ import annotations
 import argparse
 import random
 from collections import Counter
-from collections.abc import Callable
 from itertools import combinations_with_replacement
 from math import comb
-from typing import NamedTuple
 
 from cribcli.analysis import analyse
 from cribcli.cards import deck
@@ -36,33 +30,19 @@ from cribcli.players import measured
 from cribcli.players.habits import Style
 from cribcli.players.styles import throw as style_throw
 from cribcli.runner import Where, each
-from cribcli.scoring import MAX_SHOW, rank_key, rank_table
+from cribcli.scoring import rank_key, rank_table
 
 RANKS = range(1, 14)
 
 
-class Thrown(NamedTuple):
-    """What one random hand throws, and what it keeps."""
-
-    ranks: tuple[int, int]
-    """The two ranks thrown, in order."""
-    shows: tuple[float, ...]
-    """The chance of each score of the four kept (``shows[points]``), the starter any."""
-    crib: float
-    """The crib's worth with the two thrown, the other two cards any (as the exact
-    analysis counts it)."""
-
-
-def throw(args: tuple[int, bool, Style]) -> Thrown:
-    """What one random hand throws and keeps, the crib its own (``dealer``) or not, by a
+def throw(args: tuple[int, bool, Style]) -> tuple[int, int]:
+    """The ranks one random hand throws, the crib its own (``dealer``) or not, by a
     player of a style."""
     index, dealer, style = args
     hand = random.Random(f"crib table {index}").sample(deck(), 6)
     chosen = style_throw(style, analyse(hand, dealer=dealer), dealer)
     low, high = sorted(card.rank for card in chosen.discard)
-    scores = dict(chosen.hand_scores)
-    shows = tuple(scores.get(points, 0.0) for points in range(MAX_SHOW + 1))
-    return Thrown((low, high), shows, chosen.crib)
+    return low, high
 
 
 def ways(ranks: tuple[int, ...], removed: Counter[int]) -> int:
@@ -103,30 +83,14 @@ THROWERS = {"pone": False, "dealer": True}
 its own."""
 
 
-class Block(NamedTuple):
-    """One block of hands thrown by one side."""
-
-    throws: Counter[tuple[int, int]]
-    """How often each two ranks were thrown."""
-    shows: tuple[float, ...]
-    """The kept hands' chances of each score, added up (rounded: :data:`DIGITS`)."""
-    crib: float
-    """The cribs' worth as the throwers reckoned it, added up (rounded)."""
-
-
-DIGITS = 6
-"""Decimals kept of a block's sums, so that the same hands give the same file."""
-
-
-def block_throws(thrower: str, block: int, style: Style = Style.CAREFUL) -> Block:
-    """What a ``thrower`` ("pone" or "dealer") of ``style`` throws and keeps in one block
+def block_throws(
+    thrower: str, block: int, style: Style = Style.CAREFUL
+) -> Counter[tuple[int, int]]:
+    """The ranks thrown by a ``thrower`` ("pone" or "dealer") of ``style`` in one block
     of hands."""
     dealer = THROWERS[thrower]
-    hands = [throw((index, dealer, style)) for index in range(block * BLOCK, (block + 1) * BLOCK)]
-    columns = zip(*(h.shows for h in hands), strict=True)
-    shows = tuple(round(sum(column), DIGITS) for column in columns)
-    crib = round(sum(h.crib for h in hands), DIGITS)
-    return Block(Counter(h.ranks for h in hands), shows, crib)
+    hands = range(block * BLOCK, (block + 1) * BLOCK)
+    return Counter(throw((index, dealer, style)) for index in hands)
 
 
 def biases(throws: dict[str, Counter[tuple[int, int]]]) -> dict[str, dict[str, float]]:
@@ -144,46 +108,32 @@ def biases(throws: dict[str, Counter[tuple[int, int]]]) -> dict[str, dict[str, f
     }
 
 
-def table(blocks: dict[tuple[str, int], Block], style: Style = Style.CAREFUL) -> dict[str, object]:
-    """The table as written: the throws, kept hands' scores and cribs by block; the
-    biases from all the throws; and for each side what its kept four score (the chance of
-    each score) and what it reckons its throw gives the crib, on average."""
+def table(
+    blocks: dict[tuple[str, int], Counter[tuple[int, int]]], style: Style = Style.CAREFUL
+) -> dict[str, object]:
+    """The table as written: the throws by block, and the biases from all of them."""
     total = {thrower: Counter[tuple[int, int]]() for thrower in THROWERS}
-    for (thrower, _), block in blocks.items():
-        total[thrower] += block.throws
-    numbers = {number for _, number in blocks}
-    hands = BLOCK * len(numbers)
+    for (thrower, _), counted in blocks.items():
+        total[thrower] += counted
+    hands = BLOCK * len({block for _, block in blocks})
     careful = style is Style.CAREFUL
-
-    def kept(thrower: str) -> dict[str, object]:
-        mine = [block for (side, _), block in blocks.items() if side == thrower]
-        columns = zip(*(block.shows for block in mine), strict=True)
-        shows = [sum(column) / hands for column in columns]
-        return {
-            "shows": [round(chance, 5) for chance in shows],
-            "crib": round(sum(block.crib for block in mine) / hands, 3),
-        }
-
-    def by_block(part: Callable[[Block], object]) -> dict[str, object]:
-        return {f"{thrower} {number}": part(block) for (thrower, number), block in blocks.items()}
-
     return {
         "about": "the crib against "
         + ("a good player's throws" if careful else f"a {style} player's throws")
-        + ", less against random cards; and what the thrower keeps",
+        + ", less against random cards",
         "made_by": f"python tools/crib_table.py --hands {hands}"
         + ("" if careful else f" --style {style}"),
-        "throws": by_block(
-            lambda block: {measured.ranks_key(pair): n for pair, n in sorted(block.throws.items())}
-        ),
-        "shows": by_block(lambda block: list(block.shows)),
-        "cribs": by_block(lambda block: block.crib),
-        "kept": {thrower: kept(thrower) for thrower in THROWERS},
+        "throws": {
+            f"{thrower} {block}": {
+                measured.ranks_key(pair): n for pair, n in sorted(counted.items())
+            }
+            for (thrower, block), counted in blocks.items()
+        },
         "bias": biases(total),
     }
 
 
-def _block(args: tuple[str, int, Style]) -> tuple[tuple[str, int], Block]:
+def _block(args: tuple[str, int, Style]) -> tuple[tuple[str, int], Counter[tuple[int, int]]]:
     return args[:2], block_throws(*args)
 
 

@@ -288,10 +288,9 @@ def play_out(pone: Ranks, dealer: Ranks) -> int:
 Shows = tuple[int, int, bool]
 """My show and theirs to come (hand, and the crib for the dealer), and whether I deal."""
 
-Race = tuple[int, int, Shows, Objective, odds.Pace]
+Race = tuple[int, int, Shows, Objective]
 """The search to win near the end: the points I still need, the points they still need,
-the shows to come, what the end of the game is worth (winning, or game points), and how
-fast each side scores in the deals after (:class:`cribcli.players.odds.Pace`)."""
+the shows to come, and what the end of the game is worth (winning, or game points)."""
 
 
 def against(
@@ -315,14 +314,13 @@ def win_against(
     needs: tuple[int, int],
     shows: Shows,
     objective: Objective = Objective.WIN,
-    pace: odds.Pace = odds.TALLIED,
 ) -> float:
     """As :func:`against`, but near the end: I lay ``rank`` and then play to win, the other
     laying by :func:`choose` as ever; my chance of winning (for game points, what the game
     is worth: :func:`cribcli.players.odds.end_value`). A side home in the play wins at
-    once; after the play the shows decide, the pone's first, then the deals to come at
-    each side's ``pace`` (:func:`cribcli.players.odds.after_play`)."""
-    race = (*needs, shows, objective, pace)
+    once; after the play the shows decide, the pone's first
+    (:func:`cribcli.players.odds.after_play`)."""
+    race = (*needs, shows, objective)
     return _lay(rank, mine, theirs, pile, count, False, they_out, True, unseen, race)
 
 
@@ -445,10 +443,10 @@ def _fresh(mine: Ranks, theirs: Ranks, i_lead: bool, unseen: Unseen, race: Race 
 
 def _pegged(points: int, race: Race) -> Race:
     """The race once ``points`` are pegged: mine if more than 0, theirs if less."""
-    my_need, their_need, shows, objective, pace = race
+    my_need, their_need, shows, objective = race
     if points > 0:
-        return my_need - points, their_need, shows, objective, pace
-    return my_need, their_need + points, shows, objective, pace
+        return my_need - points, their_need, shows, objective
+    return my_need, their_need + points, shows, objective
 
 
 def _home(race: Race) -> float | None:
@@ -468,5 +466,5 @@ def _ended(point: int, race: Race | None) -> float:
     home = _home(race)
     if home is not None:
         return home
-    my_need, their_need, shows, objective, pace = race
-    return odds.after_play(my_need, their_need, *shows, objective, pace)
+    my_need, their_need, shows, objective = race
+    return odds.after_play(my_need, their_need, *shows, objective)

@@ -13,10 +13,6 @@ keeps its best hand whatever it gives the crib, a crib-minded one throws for the
 alone. Each has its own table, measured the same way from the same hands
 (:attr:`cribcli.players.habits.Style.crib_table`); a random player's two cards are the
 exact analysis's own assumption.
-
-The same tool also measures what each style keeps (:func:`kept`): how its four score, and
-what it reckons its throw gives the crib. A crib-minded dealer keeps the leavings (about 4
-points of hand where a good player keeps 8).
 """
 
 from __future__ import annotations
@@ -26,7 +22,6 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from itertools import combinations_with_replacement
 from math import comb, prod
-from typing import NamedTuple
 
 from cribcli.cards import Card
 from cribcli.players import measured
@@ -68,25 +63,6 @@ def mixed_bias(
     thrown = tuple(thrown)
     total = sum(chance for _, chance in tables)
     return sum(chance * bias(thrown, own_crib, name) for name, chance in tables) / total
-
-
-class Kept(NamedTuple):
-    """What a player of a style keeps, over the tool's hands, as dealer or as pone."""
-
-    shows: tuple[float, ...]
-    """The chance of each score of its four kept (``shows[points]``), the starter any."""
-    crib: float
-    """What its throw gives the crib, on average, as it reckons it (the exact analysis's
-    crib: the other two cards any)."""
-
-
-@cache
-def kept(name: str, dealer: bool) -> Kept:
-    """What a player who throws as the table ``name`` was measured against keeps, as
-    dealer or as pone."""
-    side = measured.read(name)["kept"]["dealer" if dealer else "pone"]
-    total = sum(side["shows"])  # 1, but for the rounding of each chance
-    return Kept(tuple(chance / total for chance in side["shows"]), side["crib"])
 
 
 @cache

@@ -210,7 +210,6 @@ class HardPlayer(NormalPlayer):
         other_out = (1 - view.seat) in view.passed
         score_needs = needs(view)
         seen = _seen_ranks(view)
-        pace = paces(Habits.of(view))
         weights: list[float] = []
         chances: dict[int, list[float]] = {rank: [] for rank in ranks}
         for (their_held, their_thrown), weight in samples.items():
@@ -230,7 +229,6 @@ class HardPlayer(NormalPlayer):
                         score_needs,
                         shows,
                         self.objective,
-                        pace,
                     )
                 )
         return weights, chances
@@ -366,70 +364,14 @@ def discard_options(
     if min(mine, theirs) > ENDGAME or objective is Objective.SPREAD:
         return options
     typical = odds.typical_crib()
-    their_hand = their_keep(read, not view.is_dealer)
-    pace = paces(read)
 
     def chance(option: Option) -> float:
         scores = dict(option.value.hand_scores)
         hand = odds.spread([scores.get(n, 0.0) for n in range(MAX_SHOW + 1)])
         crib_spread = odds.shifted(typical, option.crib - odds.mean(typical))
-        return odds.deal_chance(
-            mine, theirs, view.is_dealer, hand, crib_spread, objective, their_hand, pace
-        )
+        return odds.deal_chance(mine, theirs, view.is_dealer, hand, crib_spread, objective)
 
     return [option._replace(chance=chance(option)) for option in options]
-
-
-def _keeps(read: Habits) -> list[tuple[str | None, float]]:
-    """The tables of the styles read with their chances: None for a style that keeps as
-    the players tallied (careful, loose) or whose keep no table holds (random)."""
-    kinds = []
-    for style, chance in read.noticed:
-        name = style.crib_table
-        kinds.append((None if name == cribs.CAREFUL else name, chance))
-    return kinds
-
-
-def their_keep(read: Habits, dealer: bool) -> odds.Spread | None:
-    """The spread of the other player's hand to come, as dealer or as pone, as the
-    styles read keep (each style's chance of it times its keep's spread); None if every
-    style read keeps as the players tallied."""
-    kinds = _keeps(read)
-    if all(name is None for name, _ in kinds):
-        return None
-    tallied = odds.tallied_hand(dealer)
-    total = sum(chance for _, chance in kinds)
-    mixed = [0.0] * (MAX_SHOW + 1)
-    for name, chance in kinds:
-        shows = tallied if name is None else cribs.kept(name, dealer).shows
-        for score, p in enumerate(shows):
-            mixed[score] += chance * p / total
-    return tuple(mixed)
-
-
-def paces(read: Habits) -> odds.Pace:
-    """How fast each side scores in the deals to come (:class:`odds.Pace`) against the
-    styles read: the other's hands and crib as it keeps and throws, mine with what it
-    throws into my crib, each against a careful player's, the pegging as tallied. The
-    paces are the styles' own, taken by their chances."""
-    kinds = _keeps(read)
-    if all(name is None for name, _ in kinds):
-        return odds.TALLIED
-    deal = odds.deal_points()
-    mine = theirs = 0.0
-    total = sum(chance for _, chance in kinds)
-    careful = {dealer: cribs.kept(cribs.CAREFUL, dealer) for dealer in (True, False)}
-    for name, chance in kinds:
-        their_more = my_more = 0.0
-        if name is not None:
-            for dealer in (True, False):
-                style, usual = cribs.kept(name, dealer), careful[dealer]
-                their_more += odds.mean(style.shows) - odds.mean(usual.shows)
-            their_more += cribs.kept(name, True).crib - careful[True].crib
-            my_more = cribs.kept(name, False).crib - careful[False].crib
-        mine += chance * deal / (deal + my_more) / total
-        theirs += chance * deal / (deal + their_more) / total
-    return odds.Pace(mine, theirs)
 
 
 def _lay_totals(view: View, samples: Counter[Sample], ranks: list[int]) -> dict[int, float]:

@@ -35,28 +35,6 @@ SOURCES = ("dealer pegging", "pone pegging", "pone hand", "dealer hand", "crib")
 """The five sources of a deal's points, in the order they come."""
 
 
-class Pace(NamedTuple):
-    """How fast each side scores, against the players tallied: what a point it needs is
-    worth in their points (2.0: it scores half as fast; 1.0: as they do). A need is
-    looked up in the table as the need the players tallied would take as long to score:
-    :func:`paced`."""
-
-    mine: float = 1.0
-    theirs: float = 1.0
-
-
-TALLIED = Pace()
-"""Both sides score as the players tallied: the table as it is."""
-
-
-def paced(need: int, pace: float) -> int:
-    """``need`` as the players tallied would need to take as long (at least 1: a side
-    that needs a point is never home)."""
-    if pace == 1.0:
-        return need
-    return max(1, round(need * pace))
-
-
 @cache
 def counts() -> dict[str, tuple[int, ...]]:
     """How often each source scored 0, 1, 2... points a deal, over the games tallied by
@@ -119,18 +97,6 @@ def _spreads() -> tuple[Spread, Spread, Spread, Spread, Spread]:
 def typical_crib() -> Spread:
     """The crib's score spread over the games tallied."""
     return _spreads()[4]
-
-
-def tallied_hand(dealer: bool) -> Spread:
-    """The dealer's (or the pone's) hand's score spread over the games tallied."""
-    return _spreads()[3 if dealer else 2]
-
-
-@cache
-def deal_points() -> float:
-    """The points a side scores in two deals, one dealt and one not, over the games
-    tallied: its pegging and hand as each, and its crib."""
-    return sum(mean(chances) for chances in _spreads())
 
 
 @lru_cache(maxsize=1)
@@ -326,25 +292,22 @@ def after_play(
     their_show: int,
     dealer: bool,
     objective: Objective = Objective.WIN,
-    pace: Pace = TALLIED,
 ) -> float:
     """The chance of winning once the play is over, needing ``mine`` (the other side
     ``theirs``), with the shows known: the pone counts first, then the dealer, and if
-    neither is home the other side deals next, each side scoring at its ``pace`` (for
-    game points, what the game is worth: :func:`end_value`)."""
+    neither is home the other side deals next (for game points, what the game is worth:
+    :func:`end_value`)."""
     if dealer:
         if their_show >= theirs:
             return end_value(objective, False, mine)
         if my_show >= mine:
             return end_value(objective, True, theirs - their_show)
-        their_need = paced(theirs - their_show, pace.theirs)
-        return 1 - dealer_chance(their_need, paced(mine - my_show, pace.mine), objective)
+        return 1 - dealer_chance(theirs - their_show, mine - my_show, objective)
     if my_show >= mine:
         return end_value(objective, True, theirs)
     if their_show >= theirs:
         return end_value(objective, False, mine - my_show)
-    my_need = paced(mine - my_show, pace.mine)
-    return dealer_chance(my_need, paced(theirs - their_show, pace.theirs), objective)
+    return dealer_chance(mine - my_show, theirs - their_show, objective)
 
 
 def deal_chance(
@@ -354,25 +317,20 @@ def deal_chance(
     hand: Spread,
     crib: Spread,
     objective: Objective = Objective.WIN,
-    their_hand: Spread | None = None,
-    pace: Pace = TALLIED,
 ) -> float:
     """The chance of winning a deal about to be played, needing ``mine`` (the other side
     ``theirs``), with ``hand`` the spread of the hand kept and ``crib`` of the crib (for
     game points, what the game is worth: :func:`end_value`).
 
-    The pegging is the tallied one; the other side's hand is ``their_hand`` (or the
-    tallied one); the deals after this one are the table's, each side at its ``pace``.
+    The pegging and the other side's hand are the tallied ones.
     """
     dealer_peg, pone_peg, pone_hand, dealer_hand, _ = _spreads()
     if dealer:
         my_peg, their_peg = dealer_peg, pone_peg
-        my_show, their_show = combined(hand, crib), their_hand or pone_hand
+        my_show, their_show = combined(hand, crib), pone_hand
     else:
         my_peg, their_peg = pone_peg, dealer_peg
-        my_show, their_show = hand, combined(their_hand or dealer_hand, crib)
-    # the next deal's dealer is this deal's pone
-    pone_pace, dealer_pace = (pace.theirs, pace.mine) if dealer else (pace.mine, pace.theirs)
+        my_show, their_show = hand, combined(dealer_hand, crib)
     first, second = (their_show, my_show) if dealer else (my_show, their_show)
     pone_shows = [(points, p) for points, p in enumerate(first) if p]
 
@@ -392,19 +350,11 @@ def deal_chance(
     losing = _values(objective)[1]
 
     @cache
-    def lose(pone_need: int) -> list[float]:
-        # the pone's row of the table, dealing next needing pone_need (> 0): the chances
-        # that it loses from each need of the dealer's, at the sides' paces
-        row = losing[min(paced(pone_need, pone_pace), GAME)]
-        if dealer_pace == 1.0:
-            return row
-        return [row[min(paced(need, dealer_pace), GAME)] for need in range(GAME + 1)]
-
-    @cache
     def dealer_show(pone_need: int, dealer_need: int) -> float:
-        # the dealer's hand and crib, then the next deal, dealt by the pone
+        # the dealer's hand and crib, then the next deal, dealt by the pone: the pone
+        # deals needing pone_need (> 0), so its row of the table gives the chances
         home = end_value(objective, True, pone_need)
-        chance = _dealer_shows(second, lose(pone_need), dealer_need, home)
+        chance = _dealer_shows(second, losing[min(pone_need, GAME)], dealer_need, home)
         return chance if dealer else 1 - chance
 
     total = 0.0
