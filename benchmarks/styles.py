@@ -46,14 +46,15 @@ from cribcli.match import mean_interval, share_interval
 from cribcli.players import Level, Player, computer, odds, pegs
 from cribcli.players.habits import Habits, Style
 from cribcli.players.hard import (
-    CLOSE,
     PEGGING,
     PLAY_DEALS,
     Hands,
     HardPlayer,
+    Option,
     Sample,
     discard_options,
     needs,
+    pick_throw,
     warm,
 )
 from cribcli.players.styles import STYLES
@@ -105,7 +106,7 @@ class Seer(HardPlayer):
         unseen = [c for c in deck() if c not in view.hand and c not in state.dealt[other]]
         mine, their_need = needs(view)
         racing = self._racing(view)
-        valued: list[tuple[float, float, tuple[Card, ...]]] = []
+        valued: list[Option] = []
         for option in discard_options(view):
             keep, throw = option.value.keep, option.value.discard
             hands = [show_total(keep, s) for s in unseen]
@@ -113,17 +114,15 @@ class Seer(HardPlayer):
             crib = sum(cribs) / len(cribs)
             net = sum(hands) / len(hands) + (crib if view.is_dealer else -crib)
             net += PEGGING * pegs.edge(keep, dealer=view.is_dealer)
-            chance = 0.0
+            chance = None
             if racing:
                 hand = odds.spread([hands.count(n) for n in range(MAX_SHOW + 1)])
                 crib_spread = odds.spread([cribs.count(n) for n in range(MAX_SHOW + 1)])
                 chance = odds.deal_chance(
                     mine, their_need, view.is_dealer, hand, crib_spread, self.objective
                 )
-            valued.append((chance, net, throw))
-        # As hard chooses: the throws within CLOSE of the best chance, then points.
-        best = max(chance for chance, _, _ in valued)
-        return max((v for v in valued if v[0] >= best - CLOSE), key=lambda v: v[1])[2]
+            valued.append(Option(net, crib, option.value, chance))
+        return pick_throw(valued).value.discard  # as hard chooses
 
 
 def pair(task: tuple[str, int, str]) -> tuple[str, int]:

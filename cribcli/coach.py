@@ -40,6 +40,7 @@ from cribcli.players.hard import (
     Option,
     discard_options,
     needs,
+    pick_throw,
     warm,
 )
 from cribcli.players.odds import point_chance
@@ -597,12 +598,7 @@ def _throw_options(seen: View) -> tuple[list[Option], Option, Option]:
     # The crib against a good player's throw, as discard-advice counts it: the same
     # yardstick in every game, whoever sat across the table.
     options = discard_options(seen, habits=Habits())
-    by_points = max(options, key=lambda o: o.net)
-    if options[0].chance is None:
-        return options, by_points, by_points
-    top = max(o.chance or 0.0 for o in options)
-    best = max((o for o in options if (o.chance or 0.0) >= top - CLOSE), key=lambda o: o.net)
-    return options, best, by_points
+    return options, pick_throw(options), max(options, key=lambda o: o.net)
 
 
 def _throw_why(seen: View, option: Option) -> ThrowWhy:

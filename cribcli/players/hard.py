@@ -144,11 +144,7 @@ class HardPlayer(NormalPlayer):
         """The discard with the best hand, crib and pegging, taken together, the crib
         valued against how the other throws (:func:`discard_options`); near the end, the
         one most likely to win."""
-        options = discard_options(view, self.objective)
-        if options[0].chance is not None:
-            best = max(option.chance or 0.0 for option in options)
-            options = [o for o in options if (o.chance or 0.0) >= best - CLOSE]
-        return max(options, key=lambda o: o.net).value.discard
+        return pick_throw(discard_options(view, self.objective)).value.discard
 
     def play(self, view: View) -> Card:
         """A sure point that wins; else the card worth most points over sampled hands of
@@ -336,6 +332,15 @@ class Reading(NamedTuple):
             (sample, sum(s * w for s, w in zip(shares, weights[sample], strict=True)))
             for sample in candidates
         ]
+
+
+def pick_throw(options: Sequence[Option]) -> Option:
+    """The throw hard makes of ``options``: the most points, or near the end (when they
+    have chances) the most points of those within :data:`CLOSE` of the best chance."""
+    if options[0].chance is not None:
+        best = max(option.chance or 0.0 for option in options)
+        options = [o for o in options if (o.chance or 0.0) >= best - CLOSE]
+    return max(options, key=lambda o: o.net)
 
 
 def discard_options(
