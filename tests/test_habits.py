@@ -66,26 +66,6 @@ def test_each_style_s_keeps_name_what_its_player_keeps(style: Style, player: typ
     assert named >= 20  # (by ranks alone: suits, a flush or his nobs, move a few)
 
 
-def test_the_crib_minded_keep_is_named_as_its_thrower_reckons_the_crib() -> None:
-    """A crib-minded player throws for the crib alone, so the small things decide it: its
-    own four cards are not in the crib, and a jack thrown may be his nobs. Dealt A-4-8-8-J-J,
-    the dealer throws its own crib the jacks (6.15 points, a pair and two chances of his
-    nobs), not the eights (5.86), though over any 50 cards the eights' crib is the richer
-    (5.60 to 5.43). So named, the keep is the crib-minded player's own in 150 hands of
-    150."""
-    assert likely_keeps((1, 4, 8, 8, 11, 11), True, Style.CRIB_MINDED) == {(1, 4, 8, 8)}
-    named = 0
-    for n in range(150):
-        six = tuple(shuffled_deck(n, "habits")[:6])
-        dealer = n % 2 == 0
-        state, _ = new_game(Rules(first_dealer=0 if dealer else 1), 1)
-        seen = view(replace(state, hands=(six, state.hands[1])), 0)
-        thrown = CribMindedPlayer(1, 0).discard(seen)
-        kept = tuple(card for card in six if card not in thrown)
-        named += ranks(kept) in likely_keeps(ranks(six), dealer, Style.CRIB_MINDED)
-    assert named >= 147  # (a flush in the crib, by suits, may move one)
-
-
 def one_deal(seed: int, other: Player, dealer: int) -> ShownDeal:
     """A deal played to its show between the normal computer (seat 0) and ``other``
     (seat 1), as seat 0 saw it."""

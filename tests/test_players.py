@@ -624,35 +624,6 @@ def test_a_random_crib_by_ranks_counts_every_card(thrown: tuple[int, int]) -> No
     assert cribs.random_crib(thrown) == pytest.approx(total / comb(50, 3))
 
 
-@pytest.mark.parametrize(
-    ("thrown", "kept"),
-    [
-        ((5, 10), (1, 5, 11, 13)),
-        *(
-            pytest.param(*case, marks=pytest.mark.slow)
-            for case in (((11, 11), (1, 4, 8, 8)), ((8, 8), (1, 4, 11, 11)), ((3, 4), (4, 5, 5, 6)))
-        ),
-    ],
-)
-def test_a_thrower_s_crib_counts_every_card_it_did_not_hold(
-    thrown: tuple[int, int], kept: tuple[int, ...]
-) -> None:
-    """Counted again over every three of the 46 cards the thrower did not hold: fifteens,
-    pairs and runs from the rules' own count, and a quarter of a point or so for each jack
-    thrown (his nobs, the starter of its suit)."""
-    from itertools import combinations
-
-    from cribcli.scoring import rank_points
-
-    others = [c.rank for c in deck()]
-    for rank in (*thrown, *kept):
-        others.remove(rank)
-    total = sum(rank_points((*thrown, *three)) for three in combinations(others, 3))
-    nobs = cribs.THROWN_JACK * thrown.count(11)
-    assert round(cribs.THROWN_JACK, 4) == 0.2353  # (12 - 60 / 51) / 46
-    assert cribs.thrower_crib(thrown, kept) == pytest.approx(total / comb(46, 3) + nobs)
-
-
 def test_resampling_keeps_the_weights() -> None:
     """Drawn again in proportion to their weights, as evenly as can be: a hand weighing 3
     where the average is 2 is drawn once or twice, one weighing 1 never or once; in all,

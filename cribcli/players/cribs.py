@@ -20,12 +20,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations_with_replacement
 from math import comb, prod
 
-from cribcli.cards import JACK, Card
+from cribcli.cards import Card
 from cribcli.players import measured
-from cribcli.scoring import KEPT_SIZE, rank_key, rank_table
+from cribcli.scoring import rank_key, rank_table
 
 CAREFUL = "cribs.json"
 """The table against a good player's throws; each style has its own
@@ -94,52 +94,6 @@ def random_crib(thrown: tuple[int, int]) -> float:
 
 _DRAWS = comb(50, 3)
 """The ways to draw the crib's other two cards and the starter."""
-_UNSEEN_DRAWS = comb(50 - KEPT_SIZE, 3)
-"""... from the 46 cards the thrower did not hold."""
-THROWN_JACK = (12 - 5 * 12 / 51) / (50 - KEPT_SIZE)
-"""What a jack thrown adds to the crib, by ranks: his nobs, when the starter is of its
-suit, of which 12 cards are left less about 5 * 12 / 51 of the thrower's other five, among
-the 46 it did not hold (the exact analysis counts them by suits)."""
-
-
-def thrower_crib(thrown: tuple[int, int], kept: tuple[int, ...]) -> float:
-    """The crib with these two ranks (sorted) in it as their thrower reckons it, knowing
-    its four ``kept`` are not among the crib's other two cards and the starter: the exact
-    analysis's crib (:class:`cribcli.analysis.CribModel`) by ranks, its fifteens, pairs
-    and runs over the 46 cards the thrower did not hold, and his nobs for a jack thrown
-    (:data:`THROWN_JACK`). Worked out from :func:`random_crib`'s draws of the 50 others,
-    less those that draw a kept card (each one, each two and each three of them, in and
-    out again), a few look-ups rather than every draw."""
-    table = rank_table()
-    known = rank_key(thrown)
-    total = random_crib(thrown) * _DRAWS
-    for rank in kept:
-        total -= _drawn_with(thrown, (rank,))
-    for two in combinations(kept, 2):
-        total += _drawn_with(thrown, two)
-    for three in combinations(kept, 3):
-        total -= table[known + rank_key(three)]
-    return total / _UNSEEN_DRAWS + THROWN_JACK * thrown.count(JACK)
-
-
-@cache
-def _drawn_with(thrown: tuple[int, int], drawn: tuple[int, ...]) -> int:
-    """The crib's fifteens, pairs and runs with ``thrown`` in it, summed over every draw
-    of its other two cards and the starter from the 50 others that draws these one or two
-    cards (ranks, sorted) and any others."""
-    available = [4] * 14
-    for rank in (*thrown, *drawn):
-        available[rank] -= 1
-    table = rank_table()
-    known = rank_key(thrown) + rank_key(drawn)
-    total = 0
-    for rest in combinations_with_replacement(range(1, 14), 3 - len(drawn)):
-        ways = prod(_CHOOSE[available[rank]][n] for rank, n in Counter(rest).items())
-        if ways:
-            total += ways * table[known + rank_key(rest)]
-    return total
-
-
 _CHOOSE = tuple(tuple(comb(left, n) for n in range(4)) for left in range(5))
 """``_CHOOSE[left][n]``: the ways to draw ``n`` of the ``left`` cards of a rank."""
 

@@ -173,10 +173,7 @@ def likely_keeps(
     and loose: the best hand plus or minus crib (:func:`kept_value`,
     :func:`cribcli.players.cribs.random_crib`; it names the normal computer's keep nine
     times in ten); greedy: the best hand; crib-minded: the best crib for the dealer, the
-    worst for the pone, reckoned as its thrower does (:func:`cribs.thrower_crib`: its own
-    four are not in the crib, and a jack thrown may be his nobs), for the crib alone
-    decides it (the random crib names only four of its five keeps). Every keep for
-    random."""
+    worst for the pone. Every keep for random."""
     crib = CRIBS[dealer]
     nets: dict[tuple[int, ...], float] = {}
     for throw, keep in _THROWS:
@@ -187,8 +184,7 @@ def likely_keeps(
             elif style is Style.GREEDY:
                 nets[kept] = KEPT_VALUES[kept]
             elif style is Style.CRIB_MINDED:
-                worth = cribs.thrower_crib(throw(six), kept)
-                nets[kept] = worth if dealer else -worth
+                nets[kept] = crib[throw(six)]  # (the pone's is the crib taken off)
             else:
                 nets[kept] = 0.0
     best = max(nets.values())
