@@ -52,8 +52,22 @@ def _pool(jobs: int) -> Iterator[multiprocessing.pool.Pool]:
     early (an error, Ctrl-C)."""
     import multiprocessing.pool
 
-    pool = multiprocessing.Pool(jobs, initializer=_starts, initargs=(os.getpid(),))
+    # Each worker is a process group of its own, so that a stop sent to the program's
+    # group (as `timeout --kill-after`, service managers and CI runners send it) reaches
+    # the program alone, and it ends its workers in the pool's own order: a worker killed
+    # in the middle of taking a task or giving back a result would keep the pool's lock
+    # for ever, and the pool would wait for it. The pool's threads, and so every worker
+    # it starts (at first, or again when one dies), start with the stop signals held
+    # until the worker has set its own (:func:`_starts`): one that comes as it is forked
+    # is kept for it, not lost in the fork.
+    held = _hold(STOPS)
     try:
+        pool = multiprocessing.Pool(jobs, initializer=_starts, initargs=(os.getpid(), True))
+    except BaseException:
+        _hold(held, only=True)
+        raise
+    try:
+        _hold(held, only=True)  # a stop that came meanwhile is raised now, and ends the pool
         yield pool
         pool.close()
     except BaseException:
@@ -98,16 +112,34 @@ def pool(jobs: int) -> concurrent.futures.ProcessPoolExecutor:
 
 _parent = 0
 """In a worker: the process id of the program it works for."""
+STOPS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+"""The signals that stop the program: Ctrl-C, SIGTERM, SIGHUP."""
 
 
-def _starts(parent: int) -> None:
+def _hold(signals: Iterable[int], *, only: bool = False) -> frozenset[int]:
+    """Hold ``signals`` back in this thread (POSIX; elsewhere nothing), besides those held
+    already, or with ``only``, hold just them (what an earlier call returned): any held
+    back since that are no longer held come now. Returns those held before."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return frozenset()
+    return frozenset(
+        signal.pthread_sigmask(signal.SIG_SETMASK if only else signal.SIG_BLOCK, signals)
+    )
+
+
+def _starts(parent: int, own_group: bool = False) -> None:
     """A worker leaves Ctrl-C and signals to the program, and dies with it (at once on
-    Linux, else before its next task: see :func:`orphaned`)."""
+    Linux, else before its next task: see :func:`orphaned`); with ``own_group``, in a
+    process group of its own (POSIX), which a signal to the program's group misses."""
     global _parent
     _parent = parent
+    if own_group and hasattr(os, "setpgid"):
+        os.setpgid(0, 0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for number in (signal.SIGTERM, signal.SIGHUP):  # not the program's own handlers
         signal.signal(number, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # a stop held since the fork ends it now
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
     dies_with_parent(signal.SIGTERM)
     orphaned()
 

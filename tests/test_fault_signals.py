@@ -481,3 +481,26 @@ def test_a_process_forked_under_the_stop_handler_ends_on_the_signal() -> None:
                 os._exit(3)
         _, status = os.waitpid(child, 0)
     assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM
+
+
+def _group_and_held(_: int) -> tuple[int, int, frozenset[int]]:
+    """In a worker: its process id, its process group and the signals it holds back."""
+    return os.getpid(), os.getpgid(0), frozenset(signal.pthread_sigmask(signal.SIG_BLOCK, []))
+
+
+def test_match_workers_are_groups_of_their_own_and_hold_no_stop() -> None:
+    """A stop sent to the program's process group must not kill a worker in the middle of
+    taking a task or giving back a result (the pool's lock would be kept for ever, and the
+    match would wait for it: it hung once in 16 to 74 runs on a loaded machine): each
+    worker is a group of its own, which the program ends in order. And the stop signals,
+    held as a worker is forked (so that one that comes then is not lost), are no longer
+    held once it runs."""
+    from cribcli.workers import STOPS, spread
+
+    with spread(_group_and_held, list(range(8)), 2) as results:
+        seen = list(results)
+    assert {pid for pid, _, _ in seen} - {os.getpid()}  # (it ran in workers)
+    for pid, group, held in seen:
+        assert group == pid != os.getpgid(0)
+        assert not held & STOPS
+    assert not frozenset(signal.pthread_sigmask(signal.SIG_BLOCK, [])) & STOPS  # nor here
