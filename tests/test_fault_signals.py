@@ -304,7 +304,7 @@ def test_sigterm_to_the_match_s_group_stops_it_and_tells_the_games_played(tmp_pa
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=30)
+        process.communicate(timeout=30)  # (its pipes closed, or a later test is blamed)
     wait_for(lambda: not any(map(running, workers)), 10, "a worker still runs")
     told = re.search(r"cribbage: stopped after (\d+) of 400 games", err)
     assert told is not None and "Traceback" not in err
