@@ -60,7 +60,7 @@ def _pool(jobs: int) -> Iterator[multiprocessing.pool.Pool]:
     # it starts (at first, or again when one dies), start with the stop signals held
     # until the worker has set its own (:func:`_starts`): one that comes as it is forked
     # is kept for it, not lost in the fork.
-    held = _hold(STOPS)
+    held = _hold(_HELD)
     try:
         pool = multiprocessing.Pool(jobs, initializer=_starts, initargs=(os.getpid(), True))
     except BaseException:
@@ -68,13 +68,44 @@ def _pool(jobs: int) -> Iterator[multiprocessing.pool.Pool]:
         raise
     try:
         _hold(held, only=True)  # a stop that came meanwhile is raised now, and ends the pool
-        yield pool
+        with _paused_together():
+            yield pool
         pool.close()
     except BaseException:
         pool.terminate()
         raise
     finally:
         pool.join()
+
+
+@contextlib.contextmanager
+def _paused_together() -> Iterator[None]:
+    """Within: when the program is paused (Ctrl-Z, SIGTSTP), its workers, each in a
+    process group of its own, pause with it, and go on when it does (POSIX, in the main
+    thread; elsewhere nothing)."""
+    import multiprocessing
+    import threading
+
+    if not hasattr(signal, "SIGTSTP") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def pause(signum: int, frame: object) -> None:
+        workers = [child.pid for child in multiprocessing.active_children() if child.pid]
+        for pid in workers:
+            os.kill(pid, signal.SIGSTOP)
+        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTSTP)  # the program stops here until it is continued
+        signal.signal(signal.SIGTSTP, pause)
+        for pid in workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+
+    old = signal.signal(signal.SIGTSTP, pause)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTSTP, old)
 
 
 class _Numbered(Generic[T, R]):
@@ -114,6 +145,9 @@ _parent = 0
 """In a worker: the process id of the program it works for."""
 STOPS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 """The signals that stop the program: Ctrl-C, SIGTERM, SIGHUP."""
+_HELD = STOPS | {getattr(signal, "SIGTSTP", signal.SIGINT)}
+"""Those and Ctrl-Z's: held in a pool's threads, so that they come to the program's main
+thread (where Python runs its handlers) and wake it, and in a worker until it starts."""
 
 
 def _hold(signals: Iterable[int], *, only: bool = False) -> frozenset[int]:
@@ -139,7 +173,7 @@ def _starts(parent: int, own_group: bool = False) -> None:
     for number in (signal.SIGTERM, signal.SIGHUP):  # not the program's own handlers
         signal.signal(number, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):  # a stop held since the fork ends it now
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     dies_with_parent(signal.SIGTERM)
     orphaned()
 

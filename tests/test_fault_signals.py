@@ -504,3 +504,62 @@ def test_match_workers_are_groups_of_their_own_and_hold_no_stop() -> None:
         assert group == pid != os.getpgid(0)
         assert not held & STOPS
     assert not frozenset(signal.pthread_sigmask(signal.SIG_BLOCK, [])) & STOPS  # nor here
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("pgrep") is None, reason="needs pgrep")
+def test_ctrl_z_pauses_the_match_s_workers_and_fg_goes_on(tmp_path: Path) -> None:
+    """At a terminal, Ctrl-Z pauses a match and its workers (each a process group of its
+    own, which the terminal's Ctrl-Z does not reach), `fg` sets them all going again, and
+    Ctrl-C then ends it with the games played so far and no worker left."""
+    match = f"{shlex.quote(sys.executable)} -m cribcli match normal normal --games 4000 --jobs 2"
+    shell = pexpect.spawn(
+        "bash",
+        ["--norc", "--noprofile", "-i"],
+        cwd=str(ROOT),
+        env=environment(str(tmp_path)),
+        encoding="utf-8",
+        timeout=HANG,
+        dimensions=(30, 100),
+    )
+    try:
+        shell.sendline(match)
+        main: list[int] = []
+        workers: list[int] = []
+
+        def started() -> bool:
+            found = subprocess.run(
+                ["pgrep", "-f", "cribcli match normal normal --games 4000"],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            main[:] = [int(pid) for pid in found.stdout.split()][:1]
+            workers[:] = children(main[0]) if main else []
+            return len(workers) == 2
+
+        wait_for(started, HANG, "the match and its two workers did not start")
+
+        def states(wanted: str) -> Callable[[], bool]:
+            return lambda: all((proc_fields(pid) or ["?"])[0] == wanted for pid in main + workers)
+
+        shell.sendcontrol("z")
+        wait_for(states("T"), HANG, "Ctrl-Z did not pause the match and its workers")
+        paused = [cpu_ticks(pid) for pid in workers]
+        time.sleep(0.5)
+        assert [cpu_ticks(pid) for pid in workers] == paused  # (stopped: no work at all)
+        shell.sendline("fg")
+        wait_for(
+            lambda: not any((proc_fields(pid) or ["T"])[0] == "T" for pid in main + workers),
+            HANG,
+            "fg did not set them going again",
+        )
+        shell.sendcontrol("c")
+        shell.sendline("echo EXIT=$?")  # (fg's status: the match's own)
+        shell.expect(r"EXIT=(\d+)")
+        assert isinstance(shell.match, re.Match) and shell.match.group(1) == "130"
+        wait_for(lambda: not any(map(running, workers)), HANG, "a worker still runs")
+    finally:
+        shell.close(force=True)
+        for pid in filter(running, main + workers):  # a failed test leaves no game playing
+            os.kill(pid, signal.SIGKILL)
