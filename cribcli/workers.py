@@ -143,8 +143,8 @@ def pool(jobs: int) -> concurrent.futures.ProcessPoolExecutor:
 
 _parent = 0
 """In a worker: the process id of the program it works for."""
-STOPS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
-"""The signals that stop the program: Ctrl-C, SIGTERM, SIGHUP."""
+STOPS = frozenset({signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", signal.SIGTERM)})
+"""The signals that stop the program: Ctrl-C, SIGTERM, SIGHUP (where there is one)."""
 _HELD = STOPS | {getattr(signal, "SIGTSTP", signal.SIGINT)}
 """Those and Ctrl-Z's: held in a pool's threads, so that they come to the program's main
 thread (where Python runs its handlers) and wake it, and in a worker until it starts."""
