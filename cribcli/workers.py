@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
     import multiprocessing.pool
+    import multiprocessing.process
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -60,18 +61,20 @@ def _pool(jobs: int) -> Iterator[multiprocessing.pool.Pool]:
     # it starts (at first, or again when one dies), start with the stop signals held
     # until the worker has set its own (:func:`_starts`): one that comes as it is forked
     # is kept for it, not lost in the fork.
-    held = _hold(_HELD)
+    held = _hold(())  # (as they are: a stop that came already is raised here)
     try:
+        _hold(_HELD)
         pool = multiprocessing.Pool(jobs, initializer=_starts, initargs=(os.getpid(), True))
     except BaseException:
         _hold(held, only=True)
         raise
     try:
-        _hold(held, only=True)  # a stop that came meanwhile is raised now, and ends the pool
         with _paused_together():
+            _hold(held, only=True)  # a stop that came meanwhile is raised now: ends the pool
             yield pool
         pool.close()
     except BaseException:
+        _going(multiprocessing.active_children())  # (a paused worker would not end)
         pool.terminate()
         raise
     finally:
@@ -91,21 +94,37 @@ def _paused_together() -> Iterator[None]:
         return
 
     def pause(signum: int, frame: object) -> None:
-        workers = [child.pid for child in multiprocessing.active_children() if child.pid]
-        for pid in workers:
-            os.kill(pid, signal.SIGSTOP)
-        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
-        os.kill(os.getpid(), signal.SIGTSTP)  # the program stops here until it is continued
-        signal.signal(signal.SIGTSTP, pause)
-        for pid in workers:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGCONT)
+        workers = multiprocessing.active_children()
+        try:
+            _signal(workers, signal.SIGSTOP)
+            signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTSTP)  # the program stops here until continued
+        finally:  # (continued, a stop may be raised at once: the workers go on to end)
+            signal.signal(signal.SIGTSTP, pause)
+            _going(workers)
 
+    if signal.getsignal(signal.SIGTSTP) == signal.SIG_IGN:  # (the program is not paused)
+        yield
+        return
     old = signal.signal(signal.SIGTSTP, pause)
     try:
         yield
     finally:
         signal.signal(signal.SIGTSTP, old)
+
+
+def _going(workers: Iterable[multiprocessing.process.BaseProcess]) -> None:
+    """Set ``workers`` going again, if paused (POSIX; elsewhere nothing)."""
+    if hasattr(signal, "SIGCONT"):
+        _signal(workers, signal.SIGCONT)
+
+
+def _signal(workers: Iterable[multiprocessing.process.BaseProcess], signum: int) -> None:
+    """Send ``signum`` to each of ``workers`` still there."""
+    for worker in workers:
+        if worker.pid:
+            with contextlib.suppress(OSError):
+                os.kill(worker.pid, signum)
 
 
 class _Numbered(Generic[T, R]):
@@ -172,8 +191,12 @@ def _starts(parent: int, own_group: bool = False) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for number in (signal.SIGTERM, signal.SIGHUP):  # not the program's own handlers
         signal.signal(number, signal.SIG_DFL)
+    if hasattr(signal, "SIGTSTP"):  # a Ctrl-Z held since the fork is let go: the program
+        signal.signal(signal.SIGTSTP, signal.SIG_IGN)  # pauses its workers itself
     if hasattr(signal, "pthread_sigmask"):  # a stop held since the fork ends it now
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+    if hasattr(signal, "SIGTSTP"):
+        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
     dies_with_parent(signal.SIGTERM)
     orphaned()
 

@@ -495,15 +495,15 @@ def test_match_workers_are_groups_of_their_own_and_hold_no_stop() -> None:
     worker is a group of its own, which the program ends in order. And the stop signals,
     held as a worker is forked (so that one that comes then is not lost), are no longer
     held once it runs."""
-    from cribcli.workers import STOPS, spread
+    from cribcli.workers import _HELD, spread
 
     with spread(_group_and_held, list(range(8)), 2) as results:
         seen = list(results)
     assert {pid for pid, _, _ in seen} - {os.getpid()}  # (it ran in workers)
     for pid, group, held in seen:
         assert group == pid != os.getpgid(0)
-        assert not held & STOPS
-    assert not frozenset(signal.pthread_sigmask(signal.SIG_BLOCK, [])) & STOPS  # nor here
+        assert not held & _HELD
+    assert not frozenset(signal.pthread_sigmask(signal.SIG_BLOCK, [])) & _HELD  # nor here
 
 
 @pytest.mark.slow
@@ -524,19 +524,16 @@ def test_ctrl_z_pauses_the_match_s_workers_and_fg_goes_on(tmp_path: Path) -> Non
     )
     try:
         shell.sendline(match)
+        assert shell.pid is not None
+        bash = shell.pid
         main: list[int] = []
         workers: list[int] = []
 
         def started() -> bool:
-            found = subprocess.run(
-                ["pgrep", "-f", "cribcli match normal normal --games 4000"],
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-            main[:] = [int(pid) for pid in found.stdout.split()][:1]
+            main[:] = children(bash)[:1]
             workers[:] = children(main[0]) if main else []
-            return len(workers) == 2
+            # (Ctrl-Z once both play: not as a worker is forked and sets its handlers)
+            return len(workers) == 2 and all(cpu_ticks(pid) >= 10 for pid in workers)
 
         wait_for(started, HANG, "the match and its two workers did not start")
 
