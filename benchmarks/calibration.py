@@ -15,13 +15,13 @@ import sys
 import time
 from multiprocessing import Pool
 
-from cribcli.coach import review
-from cribcli.engine import Rules
-from cribcli.grading import KINDS, RATINGS, Grade, accuracy, rating
-from cribcli.match import mean_interval
 from cribcli.players import Level, computer
-from cribcli.record import GameInfo, Seat
-from cribcli.session import run_game
+from cribcli.record.log import GameInfo, Seat
+from cribcli.record.session import run_game
+from cribcli.review.coach import review
+from cribcli.review.grading import KINDS, RATINGS, Grade, accuracy, rating
+from cribcli.rules.engine import Rules
+from cribcli.services.match import mean_interval
 
 INACCURACY = 0.5
 """A decision that loses this much or more is an inaccuracy or worse (the coach's marks)."""
@@ -38,7 +38,9 @@ def graded(task: tuple[Level, int]) -> tuple[Level, Grade, dict[str, tuple[int, 
     info = GameInfo(Rules(first_dealer=index // 2 % 2), seats, seed)
     players = [computer(lv, seed, n) for n, lv in enumerate(levels)]
     _, events = run_game(info, players)
-    from cribcli.record import dumps, loads, replay
+    from cribcli.record.log import dumps
+    from cribcli.record.reader import loads
+    from cribcli.record.replay import replay
 
     replayed = replay(loads(dumps(info, events)))
     judged = review(replayed.log.info, replayed.actions, mine)

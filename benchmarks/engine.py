@@ -15,9 +15,9 @@ import shlex
 import sys
 import time
 
-from cribcli.match import Setup
-from cribcli.runner import run_match
-from cribcli.tally import ROLES
+from cribcli.rules.tally import ROLES
+from cribcli.services.match import Setup
+from cribcli.services.runner import run_match
 
 ENGINE = f"engine:{shlex.quote(sys.executable)} -m cribcli engine --level normal"
 

@@ -15,12 +15,12 @@ import statistics
 import sys
 from multiprocessing import Pool
 
-from cribcli.engine import Rules
-from cribcli.events import Dealt
-from cribcli.luck import luck_of
 from cribcli.players import Level, computer
-from cribcli.record import GameInfo, Seat
-from cribcli.session import run_game
+from cribcli.record.log import GameInfo, Seat
+from cribcli.record.session import run_game
+from cribcli.review.luck import luck_of
+from cribcli.rules.engine import Rules
+from cribcli.rules.events import Dealt
 
 
 def deals(index: int) -> list[tuple[str, float, float, float]]:

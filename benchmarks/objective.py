@@ -13,14 +13,14 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import NamedTuple
 
-from cribcli.cards import Card
-from cribcli.engine import Rules, View
-from cribcli.events import GameOver
 from cribcli.players import Level, Objective
 from cribcli.players.hard import HardPlayer, discard_options, warm
 from cribcli.players.odds import SKUNKING
-from cribcli.record import GameInfo, Seat
-from cribcli.session import run_game
+from cribcli.record.log import GameInfo, Seat
+from cribcli.record.session import run_game
+from cribcli.rules.cards import Card
+from cribcli.rules.engine import Rules, View
+from cribcli.rules.events import GameOver
 
 SCALE = 2 * SKUNKING
 """A value of the game-points model (0 to 1) in game points (from -3 to +3)."""

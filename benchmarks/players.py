@@ -12,11 +12,11 @@ import time
 
 from command import cribbage, report_wall_time
 
-from cribcli.analysis import analyse
-from cribcli.cards import parse_cards
-from cribcli.engine import Discard, Phase, Play, Rules, apply, new_game, seats_to_act, view
 from cribcli.players import computer
 from cribcli.players.styles import STYLES
+from cribcli.rules.analysis import analyse
+from cribcli.rules.cards import parse_cards
+from cribcli.rules.engine import Discard, Phase, Play, Rules, apply, new_game, seats_to_act, view
 
 
 def analysis_time() -> None:

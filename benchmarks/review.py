@@ -24,11 +24,13 @@ from pathlib import Path
 
 from command import cribbage, report_wall_time
 
-from cribcli.coach import MARKS, review
-from cribcli.engine import Rules
 from cribcli.players import Level, computer
-from cribcli.record import GameInfo, Seat, dumps, loads, replay
-from cribcli.session import run_game
+from cribcli.record.log import GameInfo, Seat, dumps
+from cribcli.record.reader import loads
+from cribcli.record.replay import replay
+from cribcli.record.session import run_game
+from cribcli.review.coach import MARKS, review
+from cribcli.rules.engine import Rules
 
 
 def game_log(seed: int, levels: tuple[Level, Level]) -> str:

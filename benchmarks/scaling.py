@@ -18,8 +18,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from cribcli.match import Setup
-from cribcli.runner import run_match
+from cribcli.services.match import Setup
+from cribcli.services.runner import run_match
 
 PAIRS = (("hard", "normal"), ("normal", "normal"))
 

@@ -10,8 +10,8 @@ from itertools import combinations, islice
 
 from command import cribbage, report_wall_time
 
-from cribcli.cards import Card, deck
-from cribcli.scoring import rank_table, score_show, show_distribution, show_total
+from cribcli.rules.cards import Card, deck
+from cribcli.rules.scoring import rank_table, score_show, show_distribution, show_total
 
 
 def deals(count: int) -> list[tuple[tuple[Card, ...], Card]]:

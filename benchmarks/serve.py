@@ -27,7 +27,7 @@ from pathlib import Path
 
 import asyncssh
 
-from cribcli.lobby import TableSetup
+from cribcli.club.lobby import TableSetup
 from cribcli.players import Level
 from cribcli.ui.serve import Limits, Room, ServeOptions, serve
 

@@ -19,10 +19,10 @@ from pathlib import Path
 
 from command import cribbage
 
-from cribcli.engine import Rules
 from cribcli.players import Level, computer
-from cribcli.record import GameInfo, Seat, dumps
-from cribcli.session import run_game
+from cribcli.record.log import GameInfo, Seat, dumps
+from cribcli.record.session import run_game
+from cribcli.rules.engine import Rules
 
 
 def main(count: int) -> None:

@@ -38,11 +38,6 @@ from dataclasses import replace
 from multiprocessing import get_context
 from pathlib import Path
 
-from cribcli.cards import Card, deck
-from cribcli.engine import Rules, State, View, new_game
-from cribcli.engine import view as seat_view
-from cribcli.events import GameOver
-from cribcli.match import mean_interval, share_interval
 from cribcli.players import Level, Player, computer, odds, pegs
 from cribcli.players.habits import Habits, Style
 from cribcli.players.hard import (
@@ -58,9 +53,14 @@ from cribcli.players.hard import (
     warm,
 )
 from cribcli.players.styles import STYLES
-from cribcli.record import GameInfo, Seat
-from cribcli.scoring import MAX_SHOW, show_total
-from cribcli.session import Session
+from cribcli.record.log import GameInfo, Seat
+from cribcli.record.session import Session
+from cribcli.rules.cards import Card, deck
+from cribcli.rules.engine import Rules, State, View, new_game
+from cribcli.rules.engine import view as seat_view
+from cribcli.rules.events import GameOver
+from cribcli.rules.scoring import MAX_SHOW, show_total
+from cribcli.services.match import mean_interval, share_interval
 
 OPPONENTS = ("greedy", "crib-minded", "easy", "normal")
 

@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 import click
 
 from cribcli import __version__
-from cribcli.errors import CribbageError, Exit, UsageProblem
+from cribcli.rules.errors import CribbageError, Exit, UsageProblem
 
 
 class UserError(click.ClickException):
@@ -110,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         hint = ""
         if isinstance(error, click.UsageError) and error.ctx is not None:
             hint = f" (see '{error.ctx.command_path} --help')"
-        from cribcli.errors import printable
+        from cribcli.rules.errors import printable
 
         message = printable(error.format_message().rstrip("."))
         click.echo(f"cribbage: {message}{hint}", err=True)

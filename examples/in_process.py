@@ -10,13 +10,13 @@ scores most now (the highest, on a tie). Against the hard computer, to 61:
 import sys
 from itertools import combinations
 
-from cribcli.cards import Card, deck
-from cribcli.engine import Rules, View
-from cribcli.events import GameOver
 from cribcli.players import Level, computer
-from cribcli.record import GameInfo, Seat, dumps
-from cribcli.scoring import peg_points, show_total
-from cribcli.session import run_game
+from cribcli.record.log import GameInfo, Seat, dumps
+from cribcli.record.session import run_game
+from cribcli.rules.cards import Card, deck
+from cribcli.rules.engine import Rules, View
+from cribcli.rules.events import GameOver
+from cribcli.rules.scoring import peg_points, show_total
 
 
 class GreedyBot:

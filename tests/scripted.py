@@ -3,11 +3,21 @@ through the engine with the same computer the command will face."""
 
 from __future__ import annotations
 
-from cribcli.engine import Claim, Discard, Phase, Play, Rules, apply, new_game, seats_to_act, view
-from cribcli.events import RoundEnded
 from cribcli.players import computer
 from cribcli.players.easy import EasyPlayer
-from cribcli.session import next_action
+from cribcli.record.session import next_action
+from cribcli.rules.engine import (
+    Claim,
+    Discard,
+    Phase,
+    Play,
+    Rules,
+    apply,
+    new_game,
+    seats_to_act,
+    view,
+)
+from cribcli.rules.events import RoundEnded
 
 
 def moves(

@@ -7,10 +7,10 @@ from itertools import combinations
 
 import pytest
 
-from cribcli.analysis import analyse, unseen_cards
-from cribcli.cards import Card, deck, parse_cards
-from cribcli.errors import HandError
-from cribcli.scoring import score_show, show_total
+from cribcli.rules.analysis import analyse, unseen_cards
+from cribcli.rules.cards import Card, deck, parse_cards
+from cribcli.rules.errors import HandError
+from cribcli.rules.scoring import score_show, show_total
 
 
 def brute_force(hand: list[Card], discard: tuple[Card, ...], players: int) -> tuple[float, float]:

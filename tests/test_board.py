@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from cribcli.engine import Rules
-from cribcli.events import Pegged, RoundEnded
-from cribcli.scoring import PegItem, PegKind
-from cribcli.ui.render import Style, board_lines, pegs_of
+from cribcli.rules.engine import Rules
+from cribcli.rules.events import Pegged, RoundEnded
+from cribcli.rules.scoring import PegItem, PegKind
+from cribcli.ui.board import board_lines, pegs_of
+from cribcli.ui.render import Style
 
 ASCII = Style(unicode=False)
 

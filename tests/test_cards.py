@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cribcli.cards import (
+from cribcli.rules.cards import (
     Card,
     SeededStream,
     Suit,
@@ -19,7 +19,7 @@ from cribcli.cards import (
     parse_cards,
     shuffled_deck,
 )
-from cribcli.errors import CardError, HandError
+from cribcli.rules.errors import CardError, HandError
 
 FIVE_HEARTS = Card(5, Suit.HEARTS)
 

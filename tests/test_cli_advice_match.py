@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from cribcli.match import wilson
-from cribcli.record import loads, replay
+from cribcli.record.reader import loads
+from cribcli.record.replay import replay
+from cribcli.services.match import wilson
 from tests.conftest import Run
 
 HAND = ("5H", "5S", "JD", "4C", "2S", "KH")

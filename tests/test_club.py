@@ -1,4 +1,4 @@
-"""The club's store (cribcli.club): ratings written a game at a time in transactions,
+"""The club's store (cribcli.club.database): ratings written a game at a time in transactions,
 the same as worked out again from the logs, caught up with the logs at start, and whole
 after a ``kill -9`` at any moment."""
 
@@ -15,13 +15,14 @@ from typing import Any
 
 import pytest
 
-from cribcli.club import Club, digest_of
-from cribcli.engine import Rules
+from cribcli.club.database import Club, digest_of
+from cribcli.club.served import catch_up, filed_logs, read_logs
 from cribcli.players import Level, computer
-from cribcli.record import GameInfo, Seat, dumps, loads
-from cribcli.served import catch_up, filed_logs, read_logs
-from cribcli.session import run_game
-from cribcli.store import StoreError
+from cribcli.record.log import GameInfo, Seat, dumps
+from cribcli.record.reader import loads
+from cribcli.record.session import run_game
+from cribcli.record.store import StoreError
+from cribcli.rules.engine import Rules
 
 pytest.importorskip("openskill")
 
@@ -115,8 +116,8 @@ KILLED = """
 import sys, time
 from pathlib import Path
 from typing import Any
-from cribcli.club import AdjournedGame, Club, digest_of
-from cribcli.record import loads
+from cribcli.club.database import AdjournedGame, Club, digest_of
+from cribcli.record.log import loads
 club = Club(Path(sys.argv[1]))
 for n, path in enumerate(sorted(Path(sys.argv[2]).glob("*.toml"))):
     text = path.read_text(encoding="utf-8")

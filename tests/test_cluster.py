@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from cribcli.match import Setup
-from cribcli.runner import Outcome, Task, Where, each, run
+from cribcli.services.match import Setup
+from cribcli.services.runner import Outcome, Task, Where, each, run
 from tests.conftest import Run
 
 pytest.importorskip("distributed")

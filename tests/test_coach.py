@@ -9,13 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-from cribcli.cards import Card, parse_cards
-from cribcli.coach import ME, THEM, Moment, moment_view, parse_laid, peg_advice
-from cribcli.engine import Phase, Rules, apply, new_game, view
-from cribcli.errors import UsageProblem
 from cribcli.players import computer
 from cribcli.players.hard import HardPlayer
-from cribcli.session import next_action
+from cribcli.record.session import next_action
+from cribcli.review.coach import ME, THEM, Moment, moment_view, parse_laid, peg_advice
+from cribcli.rules.cards import Card, parse_cards
+from cribcli.rules.engine import Phase, Rules, apply, new_game, view
+from cribcli.rules.errors import UsageProblem
 from tests.conftest import Run
 
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from cribcli import daily
-from cribcli.cards import format_cards
-from cribcli.daily import info as daily_info
-from cribcli.engine import apply, new_game
+from cribcli.record import daily
+from cribcli.record.daily import info as daily_info
+from cribcli.rules.cards import format_cards
+from cribcli.rules.engine import apply, new_game
 from tests.conftest import Run
 from tests.scripted import moves
 
@@ -91,8 +91,8 @@ def test_a_daily_game_carrying_deals_from_other_games_is_not_the_day_s() -> None
     from dataclasses import replace
 
     from cribcli.players import computer
-    from cribcli.record import begin, carried
-    from cribcli.session import next_action
+    from cribcli.record.log import begin, carried
+    from cribcli.record.session import next_action
 
     made = daily_info(DAY, "You", False)
     assert daily.day_played(made) == DAY

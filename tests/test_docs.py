@@ -150,10 +150,10 @@ def test_fish_completes_cards_for_real(tmp_path: Path) -> None:
 def test_the_log_format_example_is_a_real_game() -> None:
     """docs/game-log.md shows the first round and the result of a game: the same text
     the writer gives for that game, rounds between left out."""
-    from cribcli.engine import Rules
     from cribcli.players import Level, computer
-    from cribcli.record import GameInfo, Seat, dumps
-    from cribcli.session import run_game
+    from cribcli.record.log import GameInfo, Seat, dumps
+    from cribcli.record.session import run_game
+    from cribcli.rules.engine import Rules
 
     doc = (ROOT / "docs" / "game-log.md").read_text(encoding="utf-8")
     shown = doc.split("```toml\n", 1)[1].split("```", 1)[0]
@@ -184,10 +184,10 @@ def test_the_json_protocol_example_is_what_the_program_says(tmp_path: Path) -> N
 
 
 def test_the_engine_limits_the_documents_give_are_the_code_s() -> None:
-    """The protocol's limits have one owner (cribcli.protocol.referee, cribcli.record); the
+    """The protocol's limits have one owner (cribcli.protocol.referee, cribcli.record.log); the
     documents that state them must say what it holds."""
     from cribcli.protocol import referee as engines
-    from cribcli.record import REASON_LIMIT
+    from cribcli.record.log import REASON_LIMIT
 
     protocol = (ROOT / "docs" / "engine-protocol.md").read_text()
     manual = (ROOT / "man" / "cribbage.1").read_text()

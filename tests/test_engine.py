@@ -9,8 +9,8 @@ from dataclasses import replace
 
 import pytest
 
-from cribcli.cards import Card, deck, parse_cards, shuffled_deck
-from cribcli.engine import (
+from cribcli.rules.cards import Card, deck, parse_cards, shuffled_deck
+from cribcli.rules.engine import (
     Claim,
     Discard,
     IllegalAction,
@@ -24,8 +24,8 @@ from cribcli.engine import (
     seats_to_act,
     view,
 )
-from cribcli.errors import CribbageError
-from cribcli.events import (
+from cribcli.rules.errors import CribbageError
+from cribcli.rules.events import (
     CountRestarted,
     CribFromDeck,
     DealerCut,

@@ -23,20 +23,6 @@ from typing import Any, cast
 
 import pytest
 
-from cribcli.cards import Card
-from cribcli.engine import (
-    Discard,
-    Forfeit,
-    IllegalAction,
-    Phase,
-    Play,
-    Rules,
-    ShownDeal,
-    View,
-    apply,
-    new_game,
-)
-from cribcli.match import GameSummary, Setup, match_game
 from cribcli.players import Level, computer
 from cribcli.players.base import PlayerFailed
 from cribcli.protocol import referee as engines
@@ -48,8 +34,24 @@ from cribcli.protocol.messages import (
     serve,
     view_from,
 )
-from cribcli.record import GameInfo, LogError, Seat, loads, replay
-from cribcli.record import Result as GameResult
+from cribcli.record.log import GameInfo, LogError, Seat
+from cribcli.record.log import Result as GameResult
+from cribcli.record.reader import loads
+from cribcli.record.replay import replay
+from cribcli.rules.cards import Card
+from cribcli.rules.engine import (
+    Discard,
+    Forfeit,
+    IllegalAction,
+    Phase,
+    Play,
+    Rules,
+    ShownDeal,
+    View,
+    apply,
+    new_game,
+)
+from cribcli.services.match import GameSummary, Setup, match_game
 
 from .conftest import Result, Run, time_limit
 
@@ -125,11 +127,11 @@ def test_an_engine_rebuilds_the_deals_shown_from_what_it_is_told(muggins: bool) 
     table: rebuilt from the events the referee tells its seat, nothing more; in a second
     game, the first game's deals it is given with ``new_game`` (as its seat saw them),
     then the second's."""
-    from cribcli.engine import view as seen_by
     from cribcli.protocol.messages import Shows, earlier_from, told
     from cribcli.protocol.messages import new_game as new_game_message
-    from cribcli.record import GameInfo, Seat, begin, carried
-    from cribcli.session import next_action
+    from cribcli.record.log import GameInfo, Seat, begin, carried
+    from cribcli.record.session import next_action
+    from cribcli.rules.engine import view as seen_by
 
     rules = Rules(target=61, muggins=muggins)
     players = [computer("normal", 5, 0), computer("easy", 5, 1)]
@@ -160,7 +162,7 @@ def test_an_engine_leaves_out_an_earlier_deal_that_is_no_deal() -> None:
     a throw not in the crib, a card laid that its seat did not keep, or a message of the
     wrong shape leaves that deal out, never the engine stopped."""
     from cribcli.protocol.messages import Shows, deal_json, earlier_from
-    from cribcli.session import next_action
+    from cribcli.record.session import next_action
 
     rules = Rules()
     state, _ = new_game(rules, 3)
@@ -207,7 +209,7 @@ def test_a_decision_carries_the_whole_view() -> None:
             seen_views.append(view)
             return self.inner.play(view)
 
-    from cribcli.session import run_game
+    from cribcli.record.session import run_game
 
     for players in (2, 3, 4):
         rules = Rules(players=players, cut_for_deal=players > 2, target=61)
@@ -385,7 +387,7 @@ def test_an_engine_that_cannot_start_forfeits_each_game(cribbage: Run, tmp_path:
 def test_a_forfeit_is_checked_on_replay(tmp_path: Path) -> None:
     seats = (Seat("A", "computer", Level.EASY), Seat("B", "engine", command="b"))
     info = GameInfo(Rules(target=61), seats, 1)
-    from cribcli.record import dumps
+    from cribcli.record.log import dumps
 
     state, events = new_game(info.rules, info.seed)
     state, more = apply(state, Forfeit(1, "no answer within 1 s"))
@@ -434,7 +436,7 @@ def test_duplicate_plays_each_deal_twice_with_the_seats_swapped(
 
 
 def duplicate_report(winners: list[tuple[int, int]]) -> object:
-    from cribcli.match import GameSummary, Report
+    from cribcli.services.match import GameSummary, Report
 
     report = Report(("a", "b"), duplicate=True)
     for pair, seats in enumerate(winners):  # the winning seat of each twin game
@@ -444,7 +446,7 @@ def duplicate_report(winners: list[tuple[int, int]]) -> object:
 
 
 def test_a_game_with_no_result_is_counted_apart_and_breaks_its_pair() -> None:
-    from cribcli.match import GameSummary, Report, VoidGame
+    from cribcli.services.match import GameSummary, Report, VoidGame
 
     def won(index: int, seat: int, swapped: bool) -> GameSummary:
         return GameSummary(index, "s", 0, seat, (61, 40), "", (), (), swapped)
@@ -464,7 +466,7 @@ def test_a_game_with_no_result_is_counted_apart_and_breaks_its_pair() -> None:
 
 
 def test_the_duplicate_interval_comes_from_the_pairs() -> None:
-    from cribcli.match import Report, t_quantile, wilson
+    from cribcli.services.match import Report, t_quantile, wilson
 
     # "a" sits in seat 0, then in seat 1: its wins by pair are 2, 1, 1 and 0 of 2.
     few = duplicate_report([(0, 1), (0, 0), (1, 1), (1, 0)])
@@ -876,11 +878,11 @@ def test_an_engine_in_a_game_carried_on_is_told_the_deals_shown_so_far() -> None
     """A game carried on from a save tells the engine ``new_game`` in the middle of the
     game, without the events before: its ``earlier`` holds the deals shown so far (this
     game's too, as its seat saw them), so that it reads the other as it would have."""
-    from cribcli.engine import view
     from cribcli.protocol.messages import deal_json
     from cribcli.protocol.referee import EnginePlayer
-    from cribcli.record import GameInfo, Seat
-    from cribcli.session import next_action
+    from cribcli.record.log import GameInfo, Seat
+    from cribcli.record.session import next_action
+    from cribcli.rules.engine import view
 
     class Listening:
         """An engine that answers every decision with the first legal action."""

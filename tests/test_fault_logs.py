@@ -15,8 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from cribcli.errors import CribbageError
-from cribcli.record import LOG_LIMIT, loads, replay
+from cribcli.record.log import LOG_LIMIT
+from cribcli.record.reader import loads
+from cribcli.record.replay import replay
+from cribcli.rules.errors import CribbageError
 from tests.conftest import Run, time_limit
 
 LOGS = Path(__file__).parent / "logs"

@@ -28,8 +28,9 @@ from typing import IO
 import pexpect
 import pytest
 
-from cribcli.engine import Action, Discard, Play
-from cribcli.record import loads, replay
+from cribcli.record.reader import loads
+from cribcli.record.replay import replay
+from cribcli.rules.engine import Action, Discard, Play
 from tests.conftest import interrupt_as_usual
 from tests.scripted import moves
 from tests.terminal import ANSI, HANG, environment, settle
@@ -495,7 +496,7 @@ def test_match_workers_are_groups_of_their_own_and_hold_no_stop() -> None:
     worker is a group of its own, which the program ends in order. And the stop signals,
     held as a worker is forked (so that one that comes then is not lost), are no longer
     held once it runs."""
-    from cribcli.workers import _HELD, spread
+    from cribcli.record.workers import _HELD, spread
 
     with spread(_group_and_held, list(range(8)), 2) as results:
         seen = list(results)

@@ -23,14 +23,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cribcli import store
-from cribcli.cards import Card
 from cribcli.cli import main
-from cribcli.errors import CardError
-from cribcli.games import Saver
 from cribcli.players import Level
-from cribcli.record import loads, replay
-from cribcli.store import Places, SaveLock, StoreError
+from cribcli.record import store
+from cribcli.record.reader import loads
+from cribcli.record.replay import replay
+from cribcli.record.store import Places, SaveLock, StoreError
+from cribcli.rules.cards import Card
+from cribcli.rules.errors import CardError
+from cribcli.services.games import Saver
 from tests.conftest import Run, time_limit
 from tests.scripted import moves
 
@@ -226,7 +227,7 @@ def test_a_log_that_fits_nowhere_is_shown(
 def test_the_saver_tells_the_first_failure_at_once_and_the_recovery(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import cribcli.games
+    import cribcli.services.games
 
     written: list[str] = []
     full = [False]
@@ -236,7 +237,7 @@ def test_the_saver_tells_the_first_failure_at_once_and_the_recovery(
             raise OSError(errno.ENOSPC, "No space left on device")
         written.append(text)
 
-    monkeypatch.setattr(cribcli.games, "write_atomic", write)
+    monkeypatch.setattr(cribcli.services.games, "write_atomic", write)
     said: list[str] = []
     saver = Saver(Path("/nowhere/save.toml"), said.append)
     saver("one")
@@ -625,10 +626,10 @@ def test_the_prompt_plays_on_without_a_history_it_cannot_keep(tmp_path: Path) ->
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
-    from cribcli.engine import Rules
     from cribcli.players import computer
-    from cribcli.record import GameInfo, Seat
-    from cribcli.session import Session
+    from cribcli.record.log import GameInfo, Seat
+    from cribcli.record.session import Session
+    from cribcli.rules.engine import Rules
     from cribcli.ui.narrate import Table
     from cribcli.ui.repl import run_repl
     from cribcli.ui.seat import Quit, SeatUI
@@ -784,10 +785,10 @@ def test_any_command_line(tmp_path: Path, words: list[str]) -> None:
 @settings(max_examples=150, deadline=None)
 @given(st.text(max_size=20))
 def test_any_line_at_the_prompt(line: str) -> None:
-    from cribcli.engine import Rules
     from cribcli.players import computer
-    from cribcli.record import GameInfo, Seat
-    from cribcli.session import Session
+    from cribcli.record.log import GameInfo, Seat
+    from cribcli.record.session import Session
+    from cribcli.rules.engine import Rules
     from cribcli.ui.narrate import Table
     from cribcli.ui.seat import Quit, SeatUI
 

@@ -10,18 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from cribcli.cards import Card, parse_cards
-from cribcli.coach import best_throw, judge_throw
-from cribcli.engine import Rules, new_game
-from cribcli.events import DealerCut, GameOver
 from cribcli.players import Level, computer
-from cribcli.reasons import ThrowWhy
-from cribcli.record import GameInfo, Seat
-from cribcli.scoring import kept_items
-from cribcli.session import Session
-from cribcli.tally import Points
+from cribcli.record.log import GameInfo, Seat
+from cribcli.record.session import Session
+from cribcli.review.coach import best_throw, judge_throw
+from cribcli.rules.cards import Card, parse_cards
+from cribcli.rules.engine import Rules, new_game
+from cribcli.rules.events import DealerCut, GameOver
+from cribcli.rules.reasons import ThrowWhy
+from cribcli.rules.scoring import kept_items
+from cribcli.rules.tally import Points
+from cribcli.ui.coaching import kept_words, why_words
 from cribcli.ui.narrate import Table, cut_line, summary_lines
-from cribcli.ui.render import PLAIN, Style, kept_words, why_words
+from cribcli.ui.render import PLAIN, Style
 from cribcli.ui.seat import SeatUI
 from tests.conftest import Run
 
@@ -86,7 +87,7 @@ def test_near_the_end_the_hint_and_the_review_use_one_measure() -> None:
 
 
 def test_a_lay_s_why_names_what_it_leaves() -> None:
-    from cribcli.reasons import LayWhy
+    from cribcli.rules.reasons import LayWhy
 
     leaves = {
         21: "21: a ten-card makes 31",
@@ -134,7 +135,7 @@ def test_the_end_of_a_game_summed_up() -> None:
         "  You           18    43    22     83",
         "  Computer      24    76    21    121",
     ]
-    # In a game of two, what the cards dealt and cut gave each side (cribcli.luck).
+    # In a game of two, what the cards dealt and cut gave each side (cribcli.review.luck).
     lucky = summary_lines(over, 10, 23, points, table, cards_luck=(4.26, -2.1))
     assert lucky[-1] == (
         "The cards' luck (dealt and cut, against the average): you +4.3, Computer -2.1."

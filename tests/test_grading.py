@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from cribcli.cards import parse_cards
-from cribcli.coach import Decision, Review
-from cribcli.grading import RATINGS, Grade, accuracy, grade_of, rating
-from cribcli.stats import Lost, Reviews, history, read_game
-from cribcli.ui.render import review_summary_lines, stats_lines
+from cribcli.review.coach import Decision, Review
+from cribcli.review.grading import RATINGS, Grade, accuracy, grade_of, rating
+from cribcli.review.history import history
+from cribcli.review.stats import Lost, Reviews, read_game
+from cribcli.rules.cards import parse_cards
+from cribcli.ui.coaching import review_summary_lines
+from cribcli.ui.reports import stats_lines
 from tests.conftest import Run
 
 ROOT = Path(__file__).resolve().parent.parent

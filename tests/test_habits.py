@@ -7,9 +7,6 @@ from dataclasses import replace
 
 import pytest
 
-from cribcli.analysis import analyse
-from cribcli.cards import Card, deck, parse_cards, shuffled_deck
-from cribcli.engine import Discard, Phase, Play, Rules, ShownDeal, State, apply, new_game, view
 from cribcli.players import Level, Player, computer
 from cribcli.players.careful import unseen_after
 from cribcli.players.habits import (
@@ -25,6 +22,19 @@ from cribcli.players.habits import (
 )
 from cribcli.players.hard import KEPT, LAID, HardPlayer, Reading, Sample
 from cribcli.players.styles import CribMindedPlayer, GreedyPlayer
+from cribcli.rules.analysis import analyse
+from cribcli.rules.cards import Card, deck, parse_cards, shuffled_deck
+from cribcli.rules.engine import (
+    Discard,
+    Phase,
+    Play,
+    Rules,
+    ShownDeal,
+    State,
+    apply,
+    new_game,
+    view,
+)
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -184,8 +194,9 @@ def test_hard_reads_the_player_from_the_games_before_this_one() -> None:
     """In a match's next game (or a table's, or another game at the terminal) hard does
     not start its reading afresh: the deals the game carries (its log's ``earlier``)
     tell the style before the game's own first show, and a resumed game reads the same."""
-    from cribcli.record import GameInfo, Seat, begin, carried, dumps, loads
-    from cribcli.session import run_game
+    from cribcli.record.log import GameInfo, Seat, begin, carried, dumps
+    from cribcli.record.reader import loads
+    from cribcli.record.session import run_game
 
     rules = Rules(target=61, first_dealer=0)
     seats = (Seat("Hard", "computer", Level.HARD), Seat("Greedy"))

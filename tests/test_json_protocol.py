@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from cribcli.record import loads, replay
+from cribcli.record.reader import loads
+from cribcli.record.replay import replay
 
 DECISION = {"waiting_for", "prompt", "seat", "round", "dealer", "scores", "hand", "playable"}
 DECISION |= {"count", "pile", "starter"}
@@ -105,8 +106,8 @@ def test_hints_and_commands_answer_in_json(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_a_muggins_game_counted_from_the_json(tmp_path: Path) -> None:
     """At a count the prompt says what is counted; the driver counts it right."""
-    from cribcli.cards import parse_cards
-    from cribcli.scoring import score_show
+    from cribcli.rules.cards import parse_cards
+    from cribcli.rules.scoring import score_show
 
     with subprocess.Popen(
         [sys.executable, "-m", "cribcli", "play", "--json", "--muggins", "--seed", "5"]

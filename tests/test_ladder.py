@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cribcli.cards import Card, SeededStream, parse_cards
-from cribcli.engine import Phase, Rules, State, new_game, view
-from cribcli.errors import CribbageError
-from cribcli.match import check_player
 from cribcli.players import LEVELS_HELP, Level, computer
 from cribcli.players.ladder import SLIPS, SlippingPlayer, chances, lay_losses, pick
 from cribcli.players.normal import NormalPlayer
+from cribcli.rules.cards import Card, SeededStream, parse_cards
+from cribcli.rules.engine import Phase, Rules, State, new_game, view
+from cribcli.rules.errors import CribbageError
+from cribcli.services.match import check_player
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -51,7 +51,7 @@ def test_anything_else_is_no_level(given: object) -> None:
 
 
 def test_a_table_names_its_computers_level() -> None:
-    from cribcli.lobby import TableSetup
+    from cribcli.club.lobby import TableSetup
 
     assert "1 computer at level 5" in TableSetup(computers=1, level=Level.FIVE).describe()
     assert "2 hard computers" in TableSetup(players=3, computers=2, level=Level.HARD).describe()

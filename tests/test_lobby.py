@@ -8,9 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from cribcli.engine import Discard, seats_to_act
-from cribcli.errors import CribbageError
-from cribcli.lobby import (
+from cribcli.club.lobby import (
     AWAY,
     GameOutcome,
     Lobby,
@@ -20,8 +18,12 @@ from cribcli.lobby import (
     player_name,
 )
 from cribcli.players import Level, computer
-from cribcli.record import loads, match_text, replay
-from cribcli.session import Session, decide
+from cribcli.record.log import match_text
+from cribcli.record.reader import loads
+from cribcli.record.replay import replay
+from cribcli.record.session import Session, decide
+from cribcli.rules.engine import Discard, seats_to_act
+from cribcli.rules.errors import CribbageError
 
 
 def no_save(number: int) -> Callable[[str], None]:

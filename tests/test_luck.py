@@ -9,14 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from cribcli.cards import Card, deck, parse_cards
-from cribcli.coach import Review
-from cribcli.events import Dealt, Discarded, Event, Pegged, Played, RoundEnded, StarterCut
-from cribcli.luck import Luck, average_six, luck_of
 from cribcli.players import pegs
-from cribcli.record import Replay, loads, replay
-from cribcli.scoring import PegItem, PegKind
-from cribcli.ui.render import coach_summary, luck_lines
+from cribcli.record.reader import loads
+from cribcli.record.replay import Replay, replay
+from cribcli.review.coach import Review
+from cribcli.review.luck import Luck, average_six, luck_of
+from cribcli.rules.cards import Card, deck, parse_cards
+from cribcli.rules.events import Dealt, Discarded, Event, Pegged, Played, RoundEnded, StarterCut
+from cribcli.rules.scoring import PegItem, PegKind
+from cribcli.ui.coaching import coach_summary, luck_lines
 from tests.conftest import Run
 
 LOGS = Path(__file__).resolve().parent / "logs"
@@ -88,7 +89,7 @@ def test_the_play_luck_worked_by_hand() -> None:
 def test_the_deal_luck_is_the_six_against_the_average_six() -> None:
     luck = luck_of(one_deal(parse_cards("7C")[0]), {})
     assert luck is not None
-    from cribcli.analysis import analyse
+    from cribcli.rules.analysis import analyse
 
     best = analyse(PONE, dealer=False)[0]
     assert luck.deals[1].deal == pytest.approx(best.hand - average_six(False))

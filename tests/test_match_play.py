@@ -12,8 +12,11 @@ from pathlib import Path
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from cribcli.events import Event, game_points
-from cribcli.match import (
+from cribcli.record.log import GameInfo, dumps
+from cribcli.record.reader import loads
+from cribcli.record.replay import replay
+from cribcli.rules.events import Event, game_points
+from cribcli.services.match import (
     GameSummary,
     Report,
     Setup,
@@ -23,7 +26,6 @@ from cribcli.match import (
     play_unit,
     t95,
 )
-from cribcli.record import GameInfo, dumps, loads, replay
 from tests.conftest import Run
 
 

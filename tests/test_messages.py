@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from cribcli.engine import Phase, Rules
-from cribcli.games import HeldGame, Kind, NewGame, describe
 from cribcli.players import Level, computer
-from cribcli.record import GameInfo, Seat
-from cribcli.session import Session
-from cribcli.store import Places
+from cribcli.record.log import GameInfo, Seat
+from cribcli.record.session import Session
+from cribcli.record.store import Places
+from cribcli.rules.engine import Phase, Rules
+from cribcli.services.games import HeldGame, Kind, NewGame, describe
 from cribcli.ui.console import warn
 from cribcli.ui.narrate import Table
 from cribcli.ui.seat import SeatUI

@@ -106,8 +106,9 @@ def test_game_points_are_worth_what_the_acc_counts() -> None:
 
 
 def test_objectives_in_the_log_and_at_the_command_line(cribbage: Run, tmp_path: Path) -> None:
-    from cribcli.match import level_of, with_objective
-    from cribcli.record import loads, replay
+    from cribcli.record.reader import loads
+    from cribcli.record.replay import replay
+    from cribcli.services.match import level_of, with_objective
 
     assert level_of("hard:game-points") == ("hard", Objective.GAME_POINTS)
     assert with_objective("hard", Objective.SPREAD) == "hard:spread"

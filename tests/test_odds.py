@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cribcli.cards import Card, parse_cards
-from cribcli.engine import Phase, Rules, new_game, view
 from cribcli.players import computer, cribs, hard, odds, pegs
 from cribcli.players.habits import Style
 from cribcli.players.hard import shows_after_play
+from cribcli.rules.cards import Card, parse_cards
+from cribcli.rules.engine import Phase, Rules, new_game, view
 
 DEALER_PEG, PONE_PEG, PONE_HAND, DEALER_HAND, CRIB = (
     odds.spread(odds.counts()[source]) for source in odds.SOURCES

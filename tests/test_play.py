@@ -13,8 +13,9 @@ from prompt_toolkit.output import DummyOutput
 from syrupy.assertion import SnapshotAssertion
 
 from cribcli.players import Level
-from cribcli.record import loads, replay
-from cribcli.store import Places, SaveLock
+from cribcli.record.reader import loads
+from cribcli.record.replay import replay
+from cribcli.record.store import Places, SaveLock
 from tests.conftest import Run
 from tests.scripted import moves
 
@@ -166,10 +167,10 @@ def test_four_players_with_a_partner(cribbage: Run, home: Path) -> None:
 
 @pytest.mark.slow
 def test_the_repl_plays_a_whole_game_through_a_pipe(home: Path) -> None:
-    from cribcli.engine import Rules
     from cribcli.players import computer
-    from cribcli.record import GameInfo, Seat
-    from cribcli.session import Session
+    from cribcli.record.log import GameInfo, Seat
+    from cribcli.record.session import Session
+    from cribcli.rules.engine import Rules
     from cribcli.ui.narrate import Table
     from cribcli.ui.repl import run_repl
     from cribcli.ui.seat import SeatUI
@@ -188,7 +189,7 @@ def test_the_repl_plays_a_whole_game_through_a_pipe(home: Path) -> None:
     assert any(line.startswith("Computer wins") or line.startswith("You win") for line in said)
     # the same game as the easy player whose moves were typed, played without a person
     from cribcli.players.easy import EasyPlayer
-    from cribcli.session import run_game
+    from cribcli.record.session import run_game
 
     _, unbroken = run_game(info, [EasyPlayer(7, 0), computer("normal", 7, 1)])
     assert session.events == unbroken
@@ -198,10 +199,10 @@ def test_completion_offers_only_sensible_cards(home: Path) -> None:
     from prompt_toolkit.completion import CompleteEvent
     from prompt_toolkit.document import Document
 
-    from cribcli.engine import Rules
     from cribcli.players import computer
-    from cribcli.record import GameInfo, Seat
-    from cribcli.session import Session
+    from cribcli.record.log import GameInfo, Seat
+    from cribcli.record.session import Session
+    from cribcli.rules.engine import Rules
     from cribcli.ui.narrate import Table
     from cribcli.ui.repl import CardCompleter
     from cribcli.ui.seat import SeatUI

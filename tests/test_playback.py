@@ -14,8 +14,9 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from cribcli.errors import Exit
-from cribcli.record import Replay, loads, replay
+from cribcli.record.reader import loads
+from cribcli.record.replay import Replay, replay
+from cribcli.rules.errors import Exit
 from cribcli.ui import PACE
 from cribcli.ui.narrate import Table
 from cribcli.ui.playback import NEXT, watch

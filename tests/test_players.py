@@ -13,20 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cribcli.cards import Card, SeededStream, deck, parse_cards
-from cribcli.engine import (
-    Action,
-    Discard,
-    Phase,
-    Play,
-    Rules,
-    State,
-    apply,
-    legal_actions,
-    new_game,
-    view,
-)
-from cribcli.events import GameOver, Pegged, Played, Shown
 from cribcli.players import Level, careful, computer, cribs, habits, hard, odds, table_search
 from cribcli.players.careful import Unseen, against, unseen_after
 from cribcli.players.habits import Style
@@ -41,8 +27,22 @@ from cribcli.players.pegging import (
     value,
     without,
 )
-from cribcli.record import GameInfo, Seat
-from cribcli.session import next_action, run_game
+from cribcli.record.log import GameInfo, Seat
+from cribcli.record.session import next_action, run_game
+from cribcli.rules.cards import Card, SeededStream, deck, parse_cards
+from cribcli.rules.engine import (
+    Action,
+    Discard,
+    Phase,
+    Play,
+    Rules,
+    State,
+    apply,
+    legal_actions,
+    new_game,
+    view,
+)
+from cribcli.rules.events import GameOver, Pegged, Played, Shown
 
 
 def start_of_play(hands: tuple[tuple[Card, ...], tuple[Card, ...]], dealer: int) -> State:
@@ -592,7 +592,7 @@ def test_hard_reads_a_careful_lead() -> None:
 def test_likely_keeps_name_the_exact_analysis_keep() -> None:
     """By ranks alone, the keeps :func:`habits.likely_keeps` names hold the exact analysis's
     best keep nine times in ten (suits move the rest: a flush, his nobs)."""
-    from cribcli.analysis import analyse
+    from cribcli.rules.analysis import analyse
 
     # 5 5 10 J with 2 9 thrown: fifteens and a pair whoever deals
     assert habits.likely_keeps((2, 5, 5, 9, 10, 11), dealer=True) == {(5, 5, 10, 11)}
@@ -615,7 +615,7 @@ def test_a_random_crib_by_ranks_counts_every_card(thrown: tuple[int, int]) -> No
     starter): fifteens, pairs and runs, from the rules' own count."""
     from itertools import combinations
 
-    from cribcli.scoring import rank_points
+    from cribcli.rules.scoring import rank_points
 
     others = [c.rank for c in deck()]
     for rank in thrown:
@@ -641,7 +641,7 @@ def test_resampling_keeps_the_weights() -> None:
 
 def test_normal_discards_the_best_net() -> None:
     state, _ = new_game(Rules(), 4)
-    from cribcli.analysis import analyse
+    from cribcli.rules.analysis import analyse
 
     best = analyse(state.hands[0], dealer=False)[0].discard
     assert computer("normal", 4, 0).discard(view(state, 0)) == best

@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from cribcli.cards import Card, parse_cards
 from cribcli.commands.training import ask_line
-from cribcli.errors import CribbageError, UsageProblem
-from cribcli.quiz import (
+from cribcli.review.history import QuizAnswer, QuizDays
+from cribcli.rules.cards import Card, parse_cards
+from cribcli.rules.errors import CribbageError, UsageProblem
+from cribcli.rules.scoring import kept_items
+from cribcli.services.quiz import (
     INSTRUCTIVE,
     CountHand,
     DiscardProblem,
@@ -29,8 +31,6 @@ from cribcli.quiz import (
     pegging_problem,
     share_line,
 )
-from cribcli.scoring import kept_items
-from cribcli.stats import QuizAnswer, QuizDays
 from cribcli.ui.quizzing import count_drill
 from tests.conftest import Run
 

@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from cribcli import ratings
-from cribcli.players import Level, measured
-from cribcli.ratings import (
+from cribcli.club import ratings
+from cribcli.club.ratings import (
     ANCHOR_SIGMA,
     MU,
     SIGMA,
@@ -29,7 +28,9 @@ from cribcli.ratings import (
     rating_of,
     rebuild,
 )
-from cribcli.record import GameLog, Seat, loads
+from cribcli.players import Level, measured
+from cribcli.record.log import GameLog, Seat
+from cribcli.record.reader import loads
 from tests.test_tables import tool
 
 LOGS = Path(__file__).parent / "logs"

@@ -12,13 +12,15 @@ import tomli_w
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cribcli.cards import deck
-from cribcli.engine import Phase, Play, Rules, State, apply, new_game
-from cribcli.events import Dealt, Event, GameOver, Played, Shown
 from cribcli.players.easy import EasyPlayer
-from cribcli.record import GameInfo, LogError, Seat, loads, replay
-from cribcli.scoring import peg_points, show_total
-from cribcli.session import run_game
+from cribcli.record.log import GameInfo, LogError, Seat
+from cribcli.record.reader import loads
+from cribcli.record.replay import replay
+from cribcli.record.session import run_game
+from cribcli.rules.cards import deck
+from cribcli.rules.engine import Phase, Play, Rules, State, apply, new_game
+from cribcli.rules.events import Dealt, Event, GameOver, Played, Shown
+from cribcli.rules.scoring import peg_points, show_total
 
 LOGS = Path(__file__).parent / "logs"
 
@@ -91,8 +93,8 @@ def a_game_keeps_the_rules(players: int, seed: int, target: int) -> None:
 
 
 def test_card_conservation_in_every_state() -> None:
-    from cribcli.engine import apply, new_game
-    from cribcli.session import next_action
+    from cribcli.record.session import next_action
+    from cribcli.rules.engine import apply, new_game
 
     for players in (2, 3, 4):
         info = game(players, 99)
@@ -246,7 +248,7 @@ def test_a_format_1_log_reads_with_its_winner_stopped_at_the_target() -> None:
 
 def carrying_game() -> tuple[GameInfo, str]:
     """A game that carries the deals of the one before it, and its log."""
-    from cribcli.record import carried, dumps
+    from cribcli.record.log import carried, dumps
 
     first, _ = play(game(2, 21, 61))
     info = GameInfo(Rules(target=61), (Seat("P0"), Seat("P1")), 22, earlier=carried(first.past))
@@ -258,7 +260,7 @@ def test_a_log_carries_the_deals_before_it_and_replays() -> None:
     """The deals of the games before a game are in its log (``[[earlier]]``, each card
     as the rounds write them), read back as they were, and the game's past begins with
     them, as the computer saw it when it played."""
-    from cribcli.record import EARLIER_LIMIT, carried
+    from cribcli.record.log import EARLIER_LIMIT, carried
 
     info, text = carrying_game()
     assert 3 <= len(info.earlier) <= EARLIER_LIMIT

@@ -14,9 +14,14 @@ from pathlib import Path
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from cribcli import coach
-from cribcli.cards import Card, deck, parse_cards
-from cribcli.coach import (
+from cribcli.players import Level, computer, table_search
+from cribcli.players.hard import ENDGAME
+from cribcli.record.log import GameInfo, GameLog, Seat, dumps
+from cribcli.record.reader import loads
+from cribcli.record.replay import Replay, replay
+from cribcli.record.session import run_game
+from cribcli.review import coach
+from cribcli.review.coach import (
     MARKS,
     Decision,
     Moment,
@@ -28,14 +33,13 @@ from cribcli.coach import (
     parse_laid,
     review,
 )
-from cribcli.engine import Action, Discard, Play, Rules, State, new_game, view
-from cribcli.events import RoundEnded
-from cribcli.players import Level, computer, table_search
-from cribcli.players.hard import ENDGAME
-from cribcli.record import GameInfo, GameLog, Replay, Seat, dumps, loads, replay
-from cribcli.session import run_game
-from cribcli.stats import Lost, digest_of, history, read_game
-from cribcli.ui.render import coach_line, review_lines, stats_lines
+from cribcli.review.history import history
+from cribcli.review.stats import Lost, digest_of, read_game
+from cribcli.rules.cards import Card, deck, parse_cards
+from cribcli.rules.engine import Action, Discard, Play, Rules, State, new_game, view
+from cribcli.rules.events import RoundEnded
+from cribcli.ui.coaching import coach_line, review_lines
+from cribcli.ui.reports import stats_lines
 from tests.conftest import Run
 from tests.scripted import moves
 
@@ -580,8 +584,8 @@ def test_review_of_a_daily_game_and_a_match_game(cribbage: Run, home: Path) -> N
 
 
 def test_a_kept_review_counts_for_the_log_it_reviewed(cribbage: Run, home: Path) -> None:
-    from cribcli.games import keep_review
-    from cribcli.store import Places
+    from cribcli.record.store import Places
+    from cribcli.services.games import keep_review
 
     games = home / "games"
     games.mkdir()

@@ -338,7 +338,7 @@ def test_new_names_are_few_from_one_place_and_in_all(tmp_path: Path) -> None:
 
 
 def test_a_name_that_never_finished_a_game_is_forgotten(tmp_path: Path) -> None:
-    from cribcli.served import seen_now
+    from cribcli.club.served import seen_now
 
     room = room_at(tmp_path, open_door=True)
     games, club = room.games, room.club
@@ -427,7 +427,7 @@ def test_the_line_itself_never_grows_past_the_longest(tmp_path: Path) -> None:
 
 def _game_at_table(room: Room) -> int:
     """A game between ann and bob begun at a table of the room: its number."""
-    from cribcli.lobby import TableSetup
+    from cribcli.club.lobby import TableSetup
 
     table = room.lobby.open_table("ann", TableSetup(), room.games.saver)
     table.sit("bob")

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cribcli.cards import JACK, Card, Suit, deck, parse_cards
-from cribcli.errors import HandError
-from cribcli.scoring import (
+from cribcli.rules.cards import JACK, Card, Suit, deck, parse_cards
+from cribcli.rules.errors import HandError
+from cribcli.rules.scoring import (
     PegKind,
     ShowKind,
     count_of,

@@ -19,10 +19,11 @@ from typing import Any
 import asyncssh
 import pytest
 
-from cribcli.club import Club
-from cribcli.record import loads, replay, verify
-from cribcli.stats import history_of
-from cribcli.store import Places
+from cribcli.club.database import Club
+from cribcli.record.reader import loads
+from cribcli.record.replay import replay, verify
+from cribcli.record.store import Places
+from cribcli.review.history import history_of
 from cribcli.ui.serve import Limits, ServeOptions, load_keys, serve
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
@@ -499,7 +500,7 @@ def test_a_finished_game_rates_its_people_as_the_logs_would(tmp_path: Path) -> N
             await ann.expect(r"Your rating: \d+ ±\d+ after 1 rated game")
 
     run(main())
-    from cribcli.served import filed_logs, read_logs
+    from cribcli.club.served import filed_logs, read_logs
 
     live = Club(tmp_path / "club.db")
     rebuilt = Club(tmp_path / "rebuilt.db")

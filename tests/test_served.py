@@ -7,15 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
-from cribcli.club import Club
-from cribcli.lobby import Lobby, TableSetup
+from cribcli.club.database import Club
+from cribcli.club.lobby import Lobby, TableSetup
+from cribcli.club.served import ServedGames
 from cribcli.players import Level
 from cribcli.players.easy import EasyPlayer
-from cribcli.record import loads, replay
-from cribcli.served import ServedGames
-from cribcli.session import Session, decide
-from cribcli.stats import history_of
-from cribcli.store import Places
+from cribcli.record.reader import loads
+from cribcli.record.replay import replay
+from cribcli.record.session import Session, decide
+from cribcli.record.store import Places
+from cribcli.review.history import history_of
 
 told: list[str] = []
 

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from cribcli.stats import DealRecord, history, read_game
-from cribcli.tally import Points
+from cribcli.review.history import history
+from cribcli.review.stats import DealRecord, read_game
+from cribcli.rules.tally import Points
 from tests.conftest import Run
 from tests.scripted import moves
 
@@ -78,17 +79,17 @@ def test_a_tampered_log_is_named_and_left_out(cribbage: Run, tmp_path: Path) -> 
 def test_logs_are_replayed_once_and_remembered(
     cribbage: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cribcli.stats
+    import cribcli.review.stats
 
     _copies(tmp_path / "games", 3)
     replayed: list[str] = []
-    real = cribcli.stats.read_game
+    real = cribcli.review.stats.read_game
 
-    def counting(name: str, text: str, me: str | None = None) -> cribcli.stats.GameRecord:
+    def counting(name: str, text: str, me: str | None = None) -> cribcli.review.stats.GameRecord:
         replayed.append(name)
         return real(name, text, me)
 
-    monkeypatch.setattr(cribcli.stats, "read_game", counting)
+    monkeypatch.setattr(cribcli.review.stats, "read_game", counting)
     first = cribbage("stats", "--json", "--data-dir", str(tmp_path)).out
     assert sorted(replayed) == ["game-000.toml", "game-001.toml", "game-002.toml"]
     replayed.clear()
@@ -107,7 +108,7 @@ def test_logs_are_replayed_once_and_remembered(
 def test_a_game_played_here_is_remembered_as_it_is_filed(
     cribbage: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cribcli.stats
+    import cribcli.review.stats
 
     typed = "\n".join(moves(7)) + "\n"
     assert cribbage("play", "--seed", "7", "--data-dir", str(tmp_path), stdin=typed).status == 0
@@ -115,7 +116,7 @@ def test_a_game_played_here_is_remembered_as_it_is_filed(
     def never(name: str, text: str, me: str | None = None) -> None:
         raise AssertionError("replayed a game remembered when it was filed")
 
-    monkeypatch.setattr(cribcli.stats, "read_game", never)
+    monkeypatch.setattr(cribcli.review.stats, "read_game", never)
     result = cribbage("stats", "--json", "--data-dir", str(tmp_path))
     assert result.status == 0, result.err
     assert json.loads(result.out)["games"] == 1
@@ -193,11 +194,11 @@ def test_an_index_made_by_another_version_is_read_afresh(
 def test_many_logs_are_spread_over_processes_with_the_same_figures(
     cribbage: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cribcli.stats
+    import cribcli.review.stats
 
     _copies(tmp_path / "many" / "games", 70)
     spread = cribbage("stats", "--json", "--data-dir", str(tmp_path / "many")).out
-    monkeypatch.setattr(cribcli.stats, "SPREAD_FROM", 10**9)
+    monkeypatch.setattr(cribcli.review.stats, "SPREAD_FROM", 10**9)
     _copies(tmp_path / "one" / "games", 70)
     alone = cribbage("stats", "--json", "--data-dir", str(tmp_path / "one")).out
     assert spread == alone and json.loads(spread)["games"] == 70

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cribcli import store
+from cribcli.record import store
 
 
 def test_write_atomic_replaces_whole(tmp_path: Path) -> None:

@@ -7,13 +7,13 @@ from dataclasses import replace
 
 import pytest
 
-from cribcli.analysis import analyse
-from cribcli.cards import Card, parse_cards
-from cribcli.engine import Phase, Rules, new_game, view
-from cribcli.events import GameOver
 from cribcli.players.styles import CribMindedPlayer, GreedyPlayer
-from cribcli.record import GameInfo, Seat
-from cribcli.session import run_game
+from cribcli.record.log import GameInfo, Seat
+from cribcli.record.session import run_game
+from cribcli.rules.analysis import analyse
+from cribcli.rules.cards import Card, parse_cards
+from cribcli.rules.engine import Phase, Rules, new_game, view
+from cribcli.rules.events import GameOver
 
 
 def cards(text: str) -> tuple[Card, ...]:

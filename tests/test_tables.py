@@ -94,5 +94,5 @@ def test_the_deal_counts_are_what_the_tool_plays() -> None:
 
 
 def test_the_rank_points_module_is_what_its_tool_writes() -> None:
-    shipped = (TOOLS.parent / "cribcli" / "rank_points.py").read_text()
+    shipped = (TOOLS.parent / "cribcli" / "rules" / "rank_points.py").read_text()
     assert shipped == tool("rank_points").module_text()

@@ -11,8 +11,9 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from cribcli.engine import Play
-from cribcli.record import loads, replay
+from cribcli.record.reader import loads
+from cribcli.record.replay import replay
+from cribcli.rules.engine import Play
 from tests.conftest import interrupt_as_usual
 from tests.scripted import moves
 from tests.terminal import ANSI, HANG, drawn, environment, settle

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from cribcli.match import (
+from cribcli.record.log import dumps
+from cribcli.services.match import (
     GameSummary,
     Played,
     Setup,
@@ -26,8 +27,7 @@ from cribcli.match import (
     play_unit,
     unit_over,
 )
-from cribcli.record import dumps
-from cribcli.tournament import (
+from cribcli.services.tournament import (
     MatchUp,
     Results,
     TournamentSetup,
@@ -236,7 +236,7 @@ def test_the_knockout_goes_round_by_round_the_higher_seed_first() -> None:
 def test_a_log_that_is_not_the_games_is_played_again(tmp_path: Path) -> None:
     """A tournament's folder with, under a game's name, the log of another game (another
     seed): it is not counted as that game."""
-    from cribcli.tournament import Tournament, _read_unit
+    from cribcli.services.tournament import Tournament, _read_unit
 
     setup = TournamentSetup(("easy", "easy"), games=2, target=61)
     match = round_robin(setup)[0]
@@ -261,7 +261,7 @@ def test_a_best_of_match_carried_on_from_its_logs_is_the_unbroken_one(tmp_path: 
     the next (the deals shown, which hard reads the other by) is read back from its log
     (normal and easy, which do not read them, keep the test quick: the deals are the
     point)."""
-    from cribcli.tournament import _read_unit
+    from cribcli.services.tournament import _read_unit
 
     setup = TournamentSetup(("normal", "easy"), games=1, target=61)
     match = MatchUp("knockout 1 1", (0, 1), setup.knockout(1, 0, (0, 1)), 1)

@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from cribcli.coach import Review, best_lay, best_throw, joined, review
-from cribcli.engine import Discard
-from cribcli.record import loads, replay
-from cribcli.stats import Costly, Lost, Reviews, digest_of
-from cribcli.store import Places
-from cribcli.training import Repetitions, set_up, to_train
+from cribcli.record.reader import loads
+from cribcli.record.replay import replay
+from cribcli.record.store import Places
+from cribcli.review.coach import Review, best_lay, best_throw, joined, review
+from cribcli.review.stats import Costly, Lost, Reviews, digest_of
+from cribcli.rules.engine import Discard
+from cribcli.services.training import Repetitions, set_up, to_train
 from cribcli.ui.quizzing import Trainer
 from tests.conftest import Run
 

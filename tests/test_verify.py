@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from cribcli.cards import seed_digest
-from cribcli.engine import Rules
 from cribcli.players import Level, computer
-from cribcli.record import GameInfo, LogError, Seat, dumps, loads, verify
-from cribcli.session import run_game
+from cribcli.record.log import GameInfo, LogError, Seat, dumps
+from cribcli.record.reader import loads
+from cribcli.record.replay import verify
+from cribcli.record.session import run_game
+from cribcli.rules.cards import seed_digest
+from cribcli.rules.engine import Rules
 from tests.conftest import Run
 
 LOGS = Path(__file__).parent / "logs"

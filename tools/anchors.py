@@ -6,7 +6,7 @@ Plays a match between each level and the one below it (2 v easy, 3 v 2, ... hard
 normal) and normal v easy, in duplicate (each deal twice, the seats swapped) to 121, each
 from the same seed (so the pairs play the same deals), and fits the ten levels' skills
 to the results with the rating model's own chance of winning
-(:func:`cribcli.ratings.fit_levels`: normal at the centre, each pair's record given half
+(:func:`cribcli.club.ratings.fit_levels`: normal at the centre, each pair's record given half
 a game more won by each side, so that a clean sweep gives a finite gap). Writes the
 matches (games, wins of the first level, its win rate with a 95% interval, and its wins
 in each block of games, so that a test can play a block again and compare) and the
@@ -23,10 +23,10 @@ import sys
 import time
 from typing import Any
 
-from cribcli import ratings
-from cribcli.match import Report, Setup
+from cribcli.club import ratings
 from cribcli.players import Level, measured
-from cribcli.runner import run_match
+from cribcli.services.match import Report, Setup
+from cribcli.services.runner import run_match
 
 LADDER = tuple(Level)
 PAIRS = (

@@ -24,13 +24,13 @@ from collections import Counter
 from itertools import combinations_with_replacement
 from math import comb
 
-from cribcli.analysis import analyse
-from cribcli.cards import deck
 from cribcli.players import measured
 from cribcli.players.habits import Style
 from cribcli.players.styles import throw as style_throw
-from cribcli.runner import Where, each
-from cribcli.scoring import rank_key, rank_table
+from cribcli.rules.analysis import analyse
+from cribcli.rules.cards import deck
+from cribcli.rules.scoring import rank_key, rank_table
+from cribcli.services.runner import Where, each
 
 RANKS = range(1, 14)
 

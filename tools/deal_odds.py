@@ -16,9 +16,9 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from cribcli.match import GameSummary, Setup, match_game
 from cribcli.players import measured
-from cribcli.runner import Where, each
+from cribcli.services.match import GameSummary, Setup, match_game
+from cribcli.services.runner import Where, each
 
 SOURCES = ("dealer pegging", "pone pegging", "pone hand", "dealer hand", "crib")
 BLOCK = 100

@@ -1,5 +1,5 @@
 """What the six cards dealt are worth on average, as dealer and as pone, for the luck of
-the deal (``cribcli/luck.py``).
+the deal (``cribcli/review/luck.py``).
 
     python tools/deal_values.py --deals 20000 --jobs 2
 
@@ -17,11 +17,11 @@ import argparse
 import random
 import statistics
 
-from cribcli.analysis import analyse
-from cribcli.cards import Card, deck
 from cribcli.players import measured
-from cribcli.runner import Where, each
-from cribcli.scoring import show_total
+from cribcli.rules.analysis import analyse
+from cribcli.rules.cards import Card, deck
+from cribcli.rules.scoring import show_total
+from cribcli.services.runner import Where, each
 
 BLOCK = 500
 """Deals a piece of work."""

@@ -26,7 +26,7 @@ from itertools import combinations, combinations_with_replacement
 from cribcli.players import measured
 from cribcli.players.careful import play_out
 from cribcli.players.habits import kept_value
-from cribcli.runner import Where, each
+from cribcli.services.runner import Where, each
 
 RANKS = range(1, 14)
 

@@ -2,8 +2,8 @@
 
     python tools/rank_points.py
 
-Counts each of the 6,188 multisets with :func:`cribcli.scoring.rank_points` and writes
-``cribcli/rank_points.py``: one byte a multiset, in the order
+Counts each of the 6,188 multisets with :func:`cribcli.rules.scoring.rank_points` and writes
+``cribcli/rules/rank_points.py``: one byte a multiset, in the order
 ``combinations_with_replacement(range(1, 14), 5)`` gives them. Every command that
 counts many hands (the advice, the computers) would otherwise count them again at each
 start, which took about half of ``cribbage discard-advice``'s time.
@@ -15,9 +15,9 @@ import textwrap
 from itertools import combinations_with_replacement
 from pathlib import Path
 
-from cribcli.scoring import rank_points
+from cribcli.rules.scoring import rank_points
 
-TARGET = Path(__file__).resolve().parent.parent / "cribcli" / "rank_points.py"
+TARGET = Path(__file__).resolve().parent.parent / "cribcli" / "rules" / "rank_points.py"
 
 
 def module_text() -> str:

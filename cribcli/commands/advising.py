@@ -8,10 +8,10 @@ import sys
 
 import click
 
-from cribcli.cards import Card, parse_cards
 from cribcli.cli import UserError
 from cribcli.commands.options import check_whose_crib, complete_cards, style_options
-from cribcli.errors import CribbageError
+from cribcli.rules.cards import Card, parse_cards
+from cribcli.rules.errors import CribbageError
 
 ADVICE_EXAMPLES = """\b
 Examples:
@@ -66,9 +66,10 @@ def discard_advice(
     you to the target this deal, the discards are ranked by the chance that it does
     (the play's points are not counted); otherwise by net value.
     """
-    from cribcli.analysis import CRIB_MODEL, advise
-    from cribcli.targets import target_of
-    from cribcli.ui.render import advice_lines, decide_style
+    from cribcli.rules.analysis import CRIB_MODEL, advise
+    from cribcli.rules.targets import target_of
+    from cribcli.ui.coaching import advice_lines
+    from cribcli.ui.render import decide_style
 
     check_whose_crib(dealer, pone)
     if short and position is None:
@@ -156,9 +157,10 @@ def peg_advice(
     laid, the gos it said, your own cards and the starter), both sides laying their best,
     as the hard computer searches it. Two players only.
     """
-    from cribcli.coach import Moment, parse_laid
-    from cribcli.coach import peg_advice as advise_lay
-    from cribcli.ui.render import decide_style, peg_lines
+    from cribcli.review.coach import Moment, parse_laid
+    from cribcli.review.coach import peg_advice as advise_lay
+    from cribcli.ui.coaching import peg_lines
+    from cribcli.ui.render import decide_style
 
     check_whose_crib(dealer, pone)
     try:

@@ -7,11 +7,11 @@ from typing import TextIO
 
 import click
 
-from cribcli.cards import Card, parse_cards
 from cribcli.cli import UserError
 from cribcli.commands.options import complete_cards, style_options
-from cribcli.errors import CribbageError, Exit
-from cribcli.scoring import hand_and_starter, score_show
+from cribcli.rules.cards import Card, parse_cards
+from cribcli.rules.errors import CribbageError, Exit
+from cribcli.rules.scoring import hand_and_starter, score_show
 
 SCORE_EXAMPLES = """\b
 Examples:
@@ -76,8 +76,8 @@ def score_each_line(stream: TextIO, *, crib: bool, as_json: bool) -> int:
     """Score one hand a line; report bad lines by number and go on. Returns the exit status."""
     import json
 
-    from cribcli.scoring import score_lines
-    from cribcli.store import LINE_LIMIT, bounded_lines
+    from cribcli.record.store import LINE_LIMIT, bounded_lines
+    from cribcli.rules.scoring import score_lines
     from cribcli.ui.render import show_line
 
     status = Exit.OK

@@ -11,9 +11,9 @@ import click
 import click.shell_completion
 
 from cribcli.cli import UserError
-from cribcli.errors import CribbageError, printable
 from cribcli.players import LEVELS_HELP, Level, Objective
-from cribcli.targets import MOVE_TIMES
+from cribcli.rules.errors import CribbageError, printable
+from cribcli.rules.targets import MOVE_TIMES
 
 if TYPE_CHECKING:
     from cribcli.protocol.referee import EngineCommand
@@ -27,7 +27,7 @@ def complete_cards(
 ) -> list[click.shell_completion.CompletionItem]:
     """Shell completion of a card: every card starting with what is typed, but none
     already on the command line."""
-    from cribcli.cards import deck
+    from cribcli.rules.cards import deck
 
     typed = {token.upper() for token in ctx.params.get("cards") or ()}
     if ctx.params.get("starter"):
@@ -41,7 +41,7 @@ def complete_cards(
 
 def check_seed(ctx: click.Context, param: click.Parameter, value: str | None) -> int | str | None:
     """--seed: a whole number or a short printable text, as a log can hold it."""
-    from cribcli.record import parse_seed
+    from cribcli.record.log import parse_seed
 
     if value is None:
         return None
@@ -53,7 +53,7 @@ def check_seed(ctx: click.Context, param: click.Parameter, value: str | None) ->
 
 def check_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
     """--name: a short printable name."""
-    from cribcli import record
+    from cribcli.record import log as record
 
     try:
         return record.check_name(value)
@@ -192,7 +192,7 @@ def check_whose_crib(dealer: bool, pone: bool) -> None:
 
 def check_player(ctx: click.Context, param: click.Parameter, value: str) -> str:
     """A match's player: a level's name, or ``engine:CMD``."""
-    from cribcli.match import check_player
+    from cribcli.services.match import check_player
 
     try:
         return check_player(value)

@@ -109,7 +109,7 @@ def play(
     and its transcript compared. The game is saved after every move: 'cribbage play'
     resumes it, and a finished game's log is kept with your other games.
     """
-    from cribcli.games import NewGame
+    from cribcli.services.games import NewGame
     from cribcli.ui.playing import PlayOptions, play_game
 
     ctx = click.get_current_context()
@@ -199,13 +199,13 @@ def daily(
     """
     from datetime import date
 
-    from cribcli import daily as days
-    from cribcli.games import NewGame
-    from cribcli.stats import daily_result
-    from cribcli.store import Places
+    from cribcli.record import daily as days
+    from cribcli.record.store import Places
+    from cribcli.review.history import daily_result
+    from cribcli.services.games import NewGame
     from cribcli.ui.console import warn
     from cribcli.ui.playing import PlayOptions, play_game
-    from cribcli.ui.render import daily_lines
+    from cribcli.ui.reports import daily_lines
 
     day = days.day_of(day, date.today())
     result = daily_result(Places.find(data_dir), day, warn)

@@ -19,8 +19,8 @@ from cribcli.commands.options import (
     complete_player,
     level_option,
 )
-from cribcli.errors import CribbageError, Exit, UsageProblem
-from cribcli.targets import MATCH_LENGTHS, TOURNAMENT_GAMES
+from cribcli.rules.errors import CribbageError, Exit, UsageProblem
+from cribcli.rules.targets import MATCH_LENGTHS, TOURNAMENT_GAMES
 
 MATCH_EXAMPLES = """\b
 Examples:
@@ -108,18 +108,18 @@ def match(
     matches won), forfeits, how often the first dealer won, and the average points a
     deal from pegging, hand and crib, for each player as dealer and as pone.
     """
-    from cribcli.match import Report, Setup
-    from cribcli.runner import run_match
-    from cribcli.targets import target_of
+    from cribcli.rules.targets import target_of
+    from cribcli.services.match import Report, Setup
+    from cribcli.services.runner import run_match
     from cribcli.ui.console import progress
-    from cribcli.ui.render import match_lines
+    from cribcli.ui.reports import match_lines
     from cribcli.ui.signals import Stopped, stopped_by_signals
 
     if duplicate and games % 2:
         raise click.BadParameter("in duplicate each deal is played twice: give an even number")
     hidden = _hidden((first, second), sandbox, log_dir)
-    from cribcli.match import with_objective
     from cribcli.players import Objective
+    from cribcli.services.match import with_objective
 
     first, second = (with_objective(p, Objective(objective)) for p in (first, second))
     setup = Setup.of(
@@ -276,10 +276,10 @@ def tournament(
     """
     from dataclasses import replace
 
-    from cribcli.match import Setup
-    from cribcli.match import check_player as checked
-    from cribcli.targets import target_of
-    from cribcli.tournament import (
+    from cribcli.rules.targets import target_of
+    from cribcli.services.match import Setup
+    from cribcli.services.match import check_player as checked
+    from cribcli.services.tournament import (
         FEWEST,
         MOST,
         Tournament,
@@ -289,11 +289,9 @@ def tournament(
         run_tournament,
         start_folder,
     )
-    from cribcli.tournament import (
-        as_json as json_of,
-    )
+    from cribcli.services.tournament import as_json as json_of
     from cribcli.ui.console import progress
-    from cribcli.ui.render import tournament_lines
+    from cribcli.ui.reports import tournament_lines
     from cribcli.ui.signals import Stopped, stopped_by_signals
 
     folder = resume or log_dir
@@ -319,8 +317,8 @@ def tournament(
         except CribbageError as error:
             raise click.BadParameter(str(error), param_hint="PLAYER") from None
         hidden = _hidden(players, sandbox, log_dir)
-        from cribcli.match import with_objective
         from cribcli.players import Objective
+        from cribcli.services.match import with_objective
 
         players = tuple(with_objective(p, Objective(objective)) for p in players)
         if seed is None and Setup.engines_in(players):

@@ -13,10 +13,10 @@ import click
 
 from cribcli.cli import UserError
 from cribcli.commands.options import data_dir_option, style_options
-from cribcli.errors import CribbageError, Exit, UsageProblem, printable
+from cribcli.rules.errors import CribbageError, Exit, UsageProblem, printable
 
 if TYPE_CHECKING:
-    from cribcli.games import OpenedLog
+    from cribcli.services.games import OpenedLog
 
 STATS_EXAMPLES = """\b
 Examples:
@@ -45,10 +45,11 @@ def stats(since: str | None, without_takebacks: bool, as_json: bool, data_dir: s
     """
     from datetime import date
 
-    from cribcli.stats import SPREAD_FROM, history_of
-    from cribcli.store import Places
+    from cribcli.record.store import Places
+    from cribcli.review.history import history_of
+    from cribcli.review.stats import SPREAD_FROM
     from cribcli.ui.console import progress, warn
-    from cribcli.ui.render import stats_lines
+    from cribcli.ui.reports import stats_lines
 
     if since is not None:
         try:
@@ -133,7 +134,7 @@ def replay(
     table showed it, every hand seen: each move at the computer's pace in play, the board
     below; Ctrl-C stops (exit status 130). Without a terminal, every move at once.
     """
-    from cribcli.events import event_json
+    from cribcli.rules.events import event_json
     from cribcli.ui.narrate import Table, narrate
     from cribcli.ui.render import decide_style, game_title
 
@@ -203,11 +204,11 @@ def verify(log: str | None, last: bool, data_dir: str | None, as_json: bool) -> 
     through the rules. It says "fair", or exactly what differs (exit status 1). Compare
     the digest it prints with the one you were shown.
     """
-    from cribcli.cards import seed_digest
-    from cribcli.games import read_log_text
-    from cribcli.record import loads
-    from cribcli.record import verify as differences_of
-    from cribcli.store import Places, latest_game
+    from cribcli.record.reader import loads
+    from cribcli.record.replay import verify as differences_of
+    from cribcli.record.store import Places, latest_game
+    from cribcli.rules.cards import seed_digest
+    from cribcli.services.games import read_log_text
     from cribcli.ui.console import warn
 
     if last and log is not None:
@@ -310,16 +311,11 @@ def review(
     mistake, blunder, by the points lost (see the manual). LOG is a game log, '-' for
     standard input.
     """
-    from cribcli.games import review_log
-    from cribcli.store import Places
+    from cribcli.record.store import Places
+    from cribcli.services.games import review_log
+    from cribcli.ui.coaching import luck_lines, review_lines, seat_grades_lines
     from cribcli.ui.console import progress, warn
-    from cribcli.ui.render import (
-        decide_style,
-        game_title,
-        luck_lines,
-        review_lines,
-        seat_grades_lines,
-    )
+    from cribcli.ui.render import decide_style, game_title
 
     found = opened(log, last, data_dir, "to review")
     with progress("Reviewing", after=0.5) as told:
@@ -350,9 +346,9 @@ def review(
 
 def opened(log: str | None, last: bool, data_dir: str | None, what: str) -> OpenedLog:
     """The game a command is given, LOG or --last, read and replayed through the rules."""
-    from cribcli.games import open_log
-    from cribcli.record import LOG_LIMIT
-    from cribcli.store import Places
+    from cribcli.record.log import LOG_LIMIT
+    from cribcli.record.store import Places
+    from cribcli.services.games import open_log
     from cribcli.ui.console import warn
 
     stdin = getattr(sys.stdin, "buffer", None)

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from cribcli.commands.options import data_dir_option
-from cribcli.errors import CribbageError, UsageProblem
+from cribcli.rules.errors import CribbageError, UsageProblem
 
 SERVE_EXAMPLES = """\b
 Examples:
@@ -114,13 +114,13 @@ def serve(
     """
     import asyncio
 
-    from cribcli.errors import printable
-    from cribcli.store import Places, reason
+    from cribcli.record.store import Places, reason
+    from cribcli.rules.errors import printable
 
     root = Places.find(data_dir).data / "server"
     if rebuild_ratings:
-        from cribcli.club import Club
-        from cribcli.served import filed_logs, read_logs
+        from cribcli.club.database import Club
+        from cribcli.club.served import filed_logs, read_logs
 
         try:
             club = Club(root / "club.db")

@@ -30,7 +30,7 @@ def ask_line(question: str) -> str | None:
     """A line from standard input (the question shown first on a terminal); None at its
     end. Raises CribbageError for a line that is not text or is longer than
     :data:`LINE_LIMIT` (the rest of it is passed over)."""
-    from cribcli.errors import CribbageError
+    from cribcli.rules.errors import CribbageError
 
     stdin = sys.stdin
     if stdin is None:  # (closed: nothing to read)
@@ -92,10 +92,10 @@ def quiz(
     import time
     from datetime import date
 
-    from cribcli import daily
-    from cribcli.quiz import drill
-    from cribcli.stats import QuizDays
-    from cribcli.store import Places
+    from cribcli.record import daily
+    from cribcli.record.store import Places
+    from cribcli.review.history import QuizDays
+    from cribcli.services.quiz import drill
     from cribcli.ui.console import warn
     from cribcli.ui.quizzing import Quiz, count_drill
     from cribcli.ui.render import decide_style
@@ -158,7 +158,7 @@ def train(
     answered right twice in a row rests; the rest come back next time. A game counts once
     it is reviewed ('cribbage review', or the coach at its end).
     """
-    from cribcli.store import Places
+    from cribcli.record.store import Places
     from cribcli.ui.console import warn
     from cribcli.ui.quizzing import Trainer
     from cribcli.ui.render import decide_style

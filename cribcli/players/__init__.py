@@ -1,4 +1,4 @@
-"""Computer players. Each is given a :class:`~cribcli.engine.View`, never the state.
+"""Computer players. Each is given a :class:`~cribcli.rules.engine.View`, never the state.
 
 Importing this package is light (the levels' names, for the command line's choices); a
 level's player and its tables are loaded when one is first made.
@@ -6,8 +6,8 @@ level's player and its tables are loaded when one is first made.
 
 from __future__ import annotations
 
-from cribcli.errors import CribbageError
 from cribcli.players.base import LEVELS_HELP, Level, Objective, Player
+from cribcli.rules.errors import CribbageError
 
 
 def computer(

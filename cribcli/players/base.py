@@ -6,12 +6,12 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from cribcli.errors import CribbageError
+from cribcli.rules.errors import CribbageError
 
 if TYPE_CHECKING:  # the level's names are wanted where the engine is not (the CLI's choices)
-    from cribcli.cards import Card
-    from cribcli.engine import View
-    from cribcli.events import Event
+    from cribcli.rules.cards import Card
+    from cribcli.rules.engine import View
+    from cribcli.rules.events import Event
 
 
 class Level(StrEnum):

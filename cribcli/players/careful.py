@@ -28,7 +28,7 @@ from cribcli.players.pegging import (
     value,
     without,
 )
-from cribcli.scoring import COUNT_LIMIT, KEPT_SIZE
+from cribcli.rules.scoring import COUNT_LIMIT, KEPT_SIZE
 
 Ranks = tuple[int, ...]
 Unseen = tuple[int, ...]

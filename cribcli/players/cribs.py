@@ -23,9 +23,9 @@ from functools import cache
 from itertools import combinations_with_replacement
 from math import comb, prod
 
-from cribcli.cards import Card
 from cribcli.players import measured
-from cribcli.scoring import rank_key, rank_table
+from cribcli.rules.cards import Card
+from cribcli.rules.scoring import rank_key, rank_table
 
 CAREFUL = "cribs.json"
 """The table against a good player's throws; each style has its own
@@ -69,7 +69,7 @@ def mixed_bias(
 def random_crib(thrown: tuple[int, int]) -> float:
     """The crib's fifteens, pairs and runs on average with these two ranks (sorted) in it,
     its other two cards and the starter any of the 50 others: the exact analysis's crib
-    (:class:`cribcli.analysis.CribModel`) by ranks alone, as another player who throws by
+    (:class:`cribcli.rules.analysis.CribModel`) by ranks alone, as another player who throws by
     it would reckon it, roughly (its own other four cards unknown). Worked out as the
     model does, to the last bit, but from the three drawn cards' ranks listed once: the
     hard computer asks it of every pair of ranks when it reads a hand."""

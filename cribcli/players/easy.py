@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from cribcli.cards import Card, SeededStream
-from cribcli.engine import View
+from cribcli.rules.cards import Card, SeededStream
+from cribcli.rules.engine import View
 
 
 class EasyPlayer:

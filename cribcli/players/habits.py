@@ -35,11 +35,11 @@ from itertools import combinations, combinations_with_replacement
 from operator import itemgetter
 from typing import NamedTuple
 
-from cribcli.engine import Rules, ShownDeal, View
 from cribcli.players import cribs
 from cribcli.players.careful import Lay, Ranks, Unseen, chosen, lays, unseen_after
 from cribcli.players.pegging import VALUES, points
-from cribcli.scoring import COUNT_LIMIT, KEPT_SIZE, rank_key, rank_table
+from cribcli.rules.engine import Rules, ShownDeal, View
+from cribcli.rules.scoring import COUNT_LIMIT, KEPT_SIZE, rank_key, rank_table
 
 
 class Style(StrEnum):
@@ -119,7 +119,7 @@ def _kept_value(ranks: tuple[int, ...]) -> float:
 
 
 _STARTER_KEYS = tuple((rank, rank_key((rank,))) for rank in range(1, 14))
-"""Each rank a starter could be, with its :func:`cribcli.scoring.rank_key`."""
+"""Each rank a starter could be, with its :func:`cribcli.rules.scoring.rank_key`."""
 
 
 def kept_value(four: Iterable[int]) -> float:

@@ -34,8 +34,6 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, NamedTuple
 
-from cribcli.cards import JACK, Card, SeededStream
-from cribcli.engine import View
 from cribcli.players import cribs, odds, pegs
 from cribcli.players.base import Objective
 from cribcli.players.careful import against, unseen_after, win_against
@@ -49,10 +47,12 @@ from cribcli.players.habits import (
 )
 from cribcli.players.normal import NormalPlayer, pile_ranks, unseen_by
 from cribcli.players.pegging import points, value
-from cribcli.scoring import COUNT_LIMIT, KEPT_SIZE, MAX_SHOW, rank_key, rank_table, show_total
+from cribcli.rules.cards import JACK, Card, SeededStream
+from cribcli.rules.engine import View
+from cribcli.rules.scoring import COUNT_LIMIT, KEPT_SIZE, MAX_SHOW, rank_key, rank_table, show_total
 
 if TYPE_CHECKING:  # the exact analysis is loaded to discard: advice on a lay does without
-    from cribcli.analysis import DiscardValue
+    from cribcli.rules.analysis import DiscardValue
 
 PLAY_DEALS = 200
 """Hands dealt to the other player, in its head, for the search of the play."""
@@ -352,7 +352,7 @@ def discard_options(
     player's until a deal is shown), and pegging, and
     near the end the chance of winning too (for game points, what the game is worth; for
     spread, never); with three or four, the exact net alone."""
-    from cribcli.analysis import analyse
+    from cribcli.rules.analysis import analyse
 
     values = analyse(view.hand, dealer=view.is_dealer, players=view.rules.players)
     if view.rules.players != 2:

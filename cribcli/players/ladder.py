@@ -27,13 +27,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from cribcli.cards import Card, SeededStream
-from cribcli.engine import View
 from cribcli.players.base import Level
 from cribcli.players.careful import chosen, run_outs, weigh
 from cribcli.players.normal import NormalPlayer, careful_position
 from cribcli.players.pegging import VALUES
-from cribcli.scoring import COUNT_LIMIT
+from cribcli.rules.cards import Card, SeededStream
+from cribcli.rules.engine import View
+from cribcli.rules.scoring import COUNT_LIMIT
 
 T = TypeVar("T")
 
@@ -127,7 +127,7 @@ class SlippingPlayer(NormalPlayer):
 
     def discard(self, view: View) -> tuple[Card, ...]:
         """A throw near the best, the nearer the likelier."""
-        from cribcli.analysis import analyse
+        from cribcli.rules.analysis import analyse
 
         options = analyse(view.hand, dealer=view.is_dealer, players=view.rules.players)
         best = options[0].net

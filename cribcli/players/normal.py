@@ -9,9 +9,9 @@ other side has said go it plays the cards it holds in the order that scores most
 
 from __future__ import annotations
 
-from cribcli.cards import Card, deck
-from cribcli.engine import View
 from cribcli.players.careful import Ranks, Unseen, choose, unseen_counts
+from cribcli.rules.cards import Card, deck
+from cribcli.rules.engine import View
 
 
 def unseen_by(view: View) -> list[Card]:
@@ -46,7 +46,7 @@ class NormalPlayer:
 
     def discard(self, view: View) -> tuple[Card, ...]:
         """The discard with the best exact net value."""
-        from cribcli.analysis import analyse  # loaded to discard: advice on a lay does without
+        from cribcli.rules.analysis import analyse
 
         return analyse(view.hand, dealer=view.is_dealer, players=view.rules.players)[0].discard
 

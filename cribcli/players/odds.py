@@ -22,11 +22,11 @@ from functools import cache, lru_cache, reduce
 from operator import add, mul
 from typing import NamedTuple
 
-from cribcli.engine import SKUNK_MARGIN
-from cribcli.events import game_points
 from cribcli.players import measured
 from cribcli.players.base import Objective
-from cribcli.targets import FULL_GAME
+from cribcli.rules.engine import SKUNK_MARGIN
+from cribcli.rules.events import game_points
+from cribcli.rules.targets import FULL_GAME
 
 Spread = tuple[float, ...]
 """A score's chances: ``spread[points]``."""

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TypeVar
 
-from cribcli.scoring import COUNT_LIMIT
+from cribcli.rules.scoring import COUNT_LIMIT
 
 
 def value(rank: int) -> int:

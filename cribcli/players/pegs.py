@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cache
 
-from cribcli.cards import Card
 from cribcli.players import measured
+from cribcli.rules.cards import Card
 
 
 @cache

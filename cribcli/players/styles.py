@@ -7,7 +7,7 @@ meets across the table when the other player does not play as it assumes (issue 
   the other's as poor, whatever it keeps; it lays as a careful player does;
 - the random style is the easy level's (:class:`cribcli.players.easy.EasyPlayer`).
 
-Each sees only its :class:`~cribcli.engine.View`, as every player does.
+Each sees only its :class:`~cribcli.rules.engine.View`, as every player does.
 """
 
 from __future__ import annotations
@@ -15,16 +15,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from cribcli.analysis import analyse
-from cribcli.cards import Card
-from cribcli.engine import View
 from cribcli.players.base import Player
 from cribcli.players.habits import Style
 from cribcli.players.normal import NormalPlayer
-from cribcli.scoring import peg_points
+from cribcli.rules.analysis import analyse
+from cribcli.rules.cards import Card
+from cribcli.rules.engine import View
+from cribcli.rules.scoring import peg_points
 
 if TYPE_CHECKING:
-    from cribcli.analysis import DiscardValue
+    from cribcli.rules.analysis import DiscardValue
 
 
 def throw(style: Style, options: Sequence[DiscardValue], dealer: bool) -> DiscardValue:

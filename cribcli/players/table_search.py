@@ -13,11 +13,11 @@ from __future__ import annotations
 from functools import lru_cache
 from math import sqrt
 
-from cribcli.cards import Card, SeededStream
-from cribcli.engine import View
 from cribcli.players.normal import unseen_by
 from cribcli.players.pegging import last_point, points, scoring_tail, value
-from cribcli.scoring import COUNT_LIMIT
+from cribcli.rules.cards import Card, SeededStream
+from cribcli.rules.engine import View
+from cribcli.rules.scoring import COUNT_LIMIT
 
 Hands = tuple[tuple[int, ...], ...]
 Points = tuple[int, ...]

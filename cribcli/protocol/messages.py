@@ -14,10 +14,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any, assert_never
 
-from cribcli.cards import Card, parse_cards
-from cribcli.engine import Discard, Phase, Play, Rules, ShownDeal, View
-from cribcli.errors import CribbageError, printable
-from cribcli.events import (
+from cribcli.players.base import Level
+from cribcli.record.log import EARLIER_LIMIT, NAME_LIMIT, GameInfo, carried
+from cribcli.rules.cards import Card, parse_cards
+from cribcli.rules.engine import Discard, Phase, Play, Rules, ShownDeal, View
+from cribcli.rules.errors import CribbageError, printable
+from cribcli.rules.events import (
     CountRestarted,
     CribFromDeck,
     DealerCut,
@@ -33,9 +35,7 @@ from cribcli.events import (
     StarterCut,
     event_json,
 )
-from cribcli.players.base import Level
-from cribcli.record import EARLIER_LIMIT, NAME_LIMIT, GameInfo, carried
-from cribcli.scoring import KEPT_SIZE
+from cribcli.rules.scoring import KEPT_SIZE
 
 PROTOCOL = 1
 """The version of the protocol this code speaks."""
@@ -131,7 +131,7 @@ def deal_json(deal: ShownDeal) -> dict[str, object]:
 
 def earlier_from(message: dict[str, Any], rules: Rules, seat: int) -> tuple[ShownDeal, ...]:
     """The earlier deals a ``new_game`` gives the engine in ``seat``, the last
-    :data:`~cribcli.record.EARLIER_LIMIT`, as its seat saw them (a deal that is not one
+    :data:`~cribcli.record.log.EARLIER_LIMIT`, as its seat saw them (a deal that is not one
     under ``rules``, or that cannot be read, left out)."""
     told = message.get("earlier")
     deals: list[ShownDeal] = []
@@ -329,7 +329,7 @@ PAST_LIMIT = 64
 class Shows:
     """The deals shown so far in a game, as an engine's seat heard them (the events the
     referee tells it: who dealt, its own throw, the starter, each card laid, each hand
-    and the crib counted), for its view's :attr:`~cribcli.engine.View.past`. What it is
+    and the crib counted), for its view's :attr:`~cribcli.rules.engine.View.past`. What it is
     told is checked as it is read: a deal any of whose parts it cannot read is left out."""
 
     def __init__(self, seat: int, rules: Rules, earlier: tuple[ShownDeal, ...] = ()) -> None:

@@ -25,10 +25,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NoReturn, TypeVar
 
-from cribcli.cards import Card
-from cribcli.engine import Discard, Play, View
-from cribcli.errors import CribbageError
-from cribcli.events import Event, GameOver
 from cribcli.players.base import NoResult, PlayerFailed
 from cribcli.protocol.messages import (
     ProtocolError,
@@ -42,14 +38,18 @@ from cribcli.protocol.messages import (
     read_hello,
     told,
 )
-from cribcli.record import COMMAND_LIMIT, REASON_LIMIT, GameInfo, Seat
-from cribcli.workers import (
+from cribcli.record.log import COMMAND_LIMIT, REASON_LIMIT, GameInfo, Seat
+from cribcli.record.workers import (
     at_exit,
     become_subreaper,
     children,
     dies_with_parent,
     process_state,
 )
+from cribcli.rules.cards import Card
+from cribcli.rules.engine import Discard, Play, View
+from cribcli.rules.errors import CribbageError
+from cribcli.rules.events import Event, GameOver
 
 PREFIX = "engine:"
 """How a seat is given as an engine on the command line: ``engine:python3 mybot.py``."""

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from cribcli.errors import printable
+from cribcli.rules.errors import printable
 
 Progress = Callable[[int, int], None]
 """Hears how much of a task is done: (done, of)."""

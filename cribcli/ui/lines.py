@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from cribcli.store import LINE_LIMIT, bounded_lines
+from cribcli.record.store import LINE_LIMIT, bounded_lines
 from cribcli.ui.seat import SeatUI
 
 

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
-from cribcli.cards import Card
-from cribcli.engine import Rules
-from cribcli.errors import printable
-from cribcli.events import (
+from cribcli.rules.cards import Card
+from cribcli.rules.engine import Rules
+from cribcli.rules.errors import printable
+from cribcli.rules.events import (
     CountRestarted,
     CribFromDeck,
     DealerCut,
@@ -28,7 +28,7 @@ from cribcli.events import (
     Shown,
     StarterCut,
 )
-from cribcli.tally import Points
+from cribcli.rules.tally import Points
 from cribcli.ui.render import PLAIN, Style, compact_show_lines, possessive, show_lines
 
 WATCHER = -1
@@ -185,7 +185,7 @@ def summary_lines(
 ) -> list[str]:
     """A finished game summed up: who won and by what, skunk or not, its length, each
     side's points by source, and (a game of two) what the cards dealt and cut gave each
-    side against the average (:mod:`cribcli.luck`'s deal and starter)."""
+    side against the average (:mod:`cribcli.review.luck`'s deal and starter)."""
     rules = table.rules
     winner = table.side_name(over.winner)
     others = " and ".join(

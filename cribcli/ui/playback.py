@@ -19,11 +19,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from cribcli.errors import Exit
-from cribcli.events import CountRestarted, CribFromDeck, Event, GameOver, Pegged, RoundEnded
-from cribcli.record import Replay
-from cribcli.session import Session
-from cribcli.tally import game_points
+from cribcli.record.replay import Replay
+from cribcli.record.session import Session
+from cribcli.rules.errors import Exit
+from cribcli.rules.events import CountRestarted, CribFromDeck, Event, GameOver, Pegged, RoundEnded
+from cribcli.rules.tally import game_points
 from cribcli.ui import PACE
 from cribcli.ui.narrate import WATCHER, Table, narrate, summary_lines
 from cribcli.ui.render import WIDE, fit, game_title

@@ -1,6 +1,6 @@
 """``cribbage play`` and ``cribbage daily`` at the terminal or from lines: ask what must be
 asked, draw the table, read the moves, and say how the game was left or where it was
-filed. What a game is, and keeping it, is the games service's (``cribcli.games``).
+filed. What a game is, and keeping it, is the games service's (``cribcli.services.games``).
 """
 
 from __future__ import annotations
@@ -16,9 +16,18 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
-from cribcli.errors import Exit, printable
-from cribcli.events import GameOver
-from cribcli.games import (
+from cribcli.players import Level
+from cribcli.protocol.referee import MOVE_TIME, PREFIX
+from cribcli.record.log import carried
+from cribcli.record.session import Session
+from cribcli.record.store import Places
+from cribcli.review.history import daily_result
+from cribcli.review.luck import luck_of
+from cribcli.rules.errors import Exit, printable
+from cribcli.rules.events import GameOver
+from cribcli.rules.tally import game_points
+from cribcli.rules.targets import target_of
+from cribcli.services.games import (
     Filed,
     HeldGame,
     Kind,
@@ -28,20 +37,12 @@ from cribcli.games import (
     first_game,
     remembered_level,
 )
-from cribcli.luck import luck_of
-from cribcli.players import Level
-from cribcli.protocol.referee import MOVE_TIME, PREFIX
-from cribcli.record import carried
-from cribcli.session import Session
-from cribcli.stats import daily_result
-from cribcli.store import Places
-from cribcli.tally import game_points
-from cribcli.targets import target_of
 from cribcli.ui import PACE
 from cribcli.ui.console import warn
 from cribcli.ui.lines import run_lines
 from cribcli.ui.narrate import Table
-from cribcli.ui.render import daily_opening, decide_style
+from cribcli.ui.render import decide_style
+from cribcli.ui.reports import daily_opening
 from cribcli.ui.seat import Quit, SeatUI
 from cribcli.ui.signals import Stopped, stopped_by_signals
 from cribcli.ui.voice import ScriptError
@@ -139,7 +140,7 @@ def _play(options: PlayOptions) -> tuple[int, NewGame | None]:
 
 def _like(session: Session, asked: NewGame) -> NewGame:
     """A new game like the session's (its rules, its name, its level), a new deal, the
-    deals shown so far carried (:func:`cribcli.record.carried`)."""
+    deals shown so far carried (:func:`cribcli.record.log.carried`)."""
     info = session.info
     rules = info.rules
     level = next((seat.level for seat in info.seats if seat.level), None)

@@ -8,11 +8,13 @@ import json
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from cribcli.cards import Card, parse_cards
-from cribcli.coach import Decision, judge_lay, judge_throw, mark_of
-from cribcli.engine import View, showing
-from cribcli.errors import CribbageError, Exit, printable
-from cribcli.quiz import (
+from cribcli.record.store import Places
+from cribcli.review.coach import Decision, judge_lay, judge_throw, mark_of
+from cribcli.review.history import QuizDays
+from cribcli.rules.cards import Card, parse_cards
+from cribcli.rules.engine import View, showing
+from cribcli.rules.errors import CribbageError, Exit, printable
+from cribcli.services.quiz import (
     CountHand,
     DiscardProblem,
     LayGrade,
@@ -25,10 +27,9 @@ from cribcli.quiz import (
     pegging_problem,
     share_line,
 )
-from cribcli.stats import QuizDays
-from cribcli.store import Places
-from cribcli.training import Position, Repetitions, SetUp, set_up, to_train
-from cribcli.ui.render import PLAIN, Style, coach_line, peg_lines, show_lines, why_words
+from cribcli.services.training import Position, Repetitions, SetUp, set_up, to_train
+from cribcli.ui.coaching import coach_line, peg_lines, why_words
+from cribcli.ui.render import PLAIN, Style, show_lines
 
 Ask = Callable[[str], "str | None"]
 """Asks a question: the line answered, or None when input has ended."""
@@ -217,7 +218,7 @@ def count_drill(
     as_json: bool = False,
     style: Style = PLAIN,
 ) -> int:
-    """A timed round of hands to count (:func:`cribcli.quiz.drill`'s): each shown, the
+    """A timed round of hands to count (:func:`cribcli.services.quiz.drill`'s): each shown, the
     total asked, and what was missed told item by item; at the end, how many were right
     and how long it took."""
     right, began, hands = 0, clock(), len(drawn)

@@ -25,9 +25,9 @@ from prompt_toolkit.renderer import print_formatted_text
 from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import is_dumb_terminal
 
-from cribcli.engine import seats_to_act
-from cribcli.errors import printable
-from cribcli.store import reason
+from cribcli.record.store import reason
+from cribcli.rules.engine import seats_to_act
+from cribcli.rules.errors import printable
 from cribcli.ui.seat import Quit, SeatUI
 
 

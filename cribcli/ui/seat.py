@@ -9,34 +9,17 @@ import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from cribcli.cards import Card, parse_cards
-from cribcli.coach import Review, joined, lays_lost, review
-from cribcli.engine import (
-    Claim,
-    Discard,
-    Phase,
-    Play,
-    View,
-    playable,
-    seats_to_act,
-    view,
-)
-from cribcli.errors import CribbageError, printable
-from cribcli.events import (
-    Dealt,
-    GameOver,
-    RoundEnded,
-)
-from cribcli.luck import Luck, luck_of
 from cribcli.protocol.messages import view_json
-from cribcli.session import Session
+from cribcli.record.session import Session
+from cribcli.review.coach import Review, joined, lays_lost, review
+from cribcli.review.luck import Luck, luck_of
+from cribcli.rules.cards import Card, parse_cards
+from cribcli.rules.engine import Claim, Discard, Phase, Play, View, playable, seats_to_act, view
+from cribcli.rules.errors import CribbageError, printable
+from cribcli.rules.events import Dealt, GameOver, RoundEnded
+from cribcli.ui.board import board_lines, hand_line, pegs_of
 from cribcli.ui.narrate import Table, narrate, says
-from cribcli.ui.render import (
-    WIDE,
-    board_lines,
-    hand_line,
-    pegs_of,
-)
+from cribcli.ui.render import WIDE
 from cribcli.ui.texts import TIPS, page, rules
 from cribcli.ui.voice import Events, Voice, Words
 
@@ -361,7 +344,7 @@ class SeatUI:
     def hint(self) -> None:
         """The best throw or card to lay by the measure ``review`` judges them by, and
         why, in a few words."""
-        from cribcli.coach import Best, best_lay, best_throw
+        from cribcli.review.coach import Best, best_lay, best_throw
 
         seen = self.view
         if seen.phase not in (Phase.DISCARD, Phase.PLAY) or not self.my_turn:
@@ -406,7 +389,7 @@ class SeatUI:
 
     def undo(self) -> None:
         """Take back your last move, and the answers to it (practice games, this round)."""
-        from cribcli.games import no_takebacks
+        from cribcli.services.games import no_takebacks
 
         why = no_takebacks(self.session.info)
         if why is None:

@@ -11,28 +11,21 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from cribcli.engine import Action, Claim, Discard, Play, View
-from cribcli.errors import printable
-from cribcli.events import CribFromDeck, Dealt, Discarded, Event, GameOver, Shown
 from cribcli.protocol.messages import public_event
-from cribcli.tally import Points
+from cribcli.rules.engine import Action, Claim, Discard, Play, View
+from cribcli.rules.errors import printable
+from cribcli.rules.events import CribFromDeck, Dealt, Discarded, Event, GameOver, Shown
+from cribcli.rules.tally import Points
+from cribcli.ui.coaching import coach_line, coach_summary, review_lines, why_words
 from cribcli.ui.narrate import Table, narrate, summary_lines
-from cribcli.ui.render import (
-    WIDE,
-    coach_line,
-    coach_summary,
-    daily_lines,
-    fit,
-    review_lines,
-    seed_line,
-    why_words,
-)
+from cribcli.ui.render import WIDE, fit, seed_line
+from cribcli.ui.reports import daily_lines
 
 if TYPE_CHECKING:
-    from cribcli.coach import Best, Decision, Review
-    from cribcli.luck import Luck
-    from cribcli.record import GameInfo
-    from cribcli.stats import DailyResult
+    from cribcli.record.log import GameInfo
+    from cribcli.review.coach import Best, Decision, Review
+    from cribcli.review.history import DailyResult
+    from cribcli.review.luck import Luck
 
 
 class Voice(Protocol):

@@ -15,14 +15,14 @@ import sys
 from itertools import combinations
 from pathlib import Path
 
-from cribcli.cards import Card
-from cribcli.engine import Rules, View
-from cribcli.events import Event, Pegged, SaidGo, Shown
 from cribcli.players import Level
 from cribcli.players.easy import EasyPlayer
-from cribcli.record import GameInfo, Seat, dumps
-from cribcli.scoring import PegKind, show_total
-from cribcli.session import run_game
+from cribcli.record.log import GameInfo, Seat, dumps
+from cribcli.record.session import run_game
+from cribcli.rules.cards import Card
+from cribcli.rules.engine import Rules, View
+from cribcli.rules.events import Event, Pegged, SaidGo, Shown
+from cribcli.rules.scoring import PegKind, show_total
 
 HERE = Path(__file__).resolve().parent
 NAMES = ("Ann", "Bob", "Cat", "Dan")
@@ -82,7 +82,7 @@ def first_seed(players: int, test, target: int = 121) -> int:  # type: ignore[no
 
 
 def twenty_nine_seed() -> tuple[int, Card]:
-    from cribcli.cards import shuffled_deck
+    from cribcli.rules.cards import shuffled_deck
 
     for seed in range(1, 2_000_000):
         deck = shuffled_deck(seed, "round 1")

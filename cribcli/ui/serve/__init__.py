@@ -9,7 +9,8 @@ own seat's view only; a lobby lists who is here and the tables, and starts or jo
   people at it, its computers playing;
 - :mod:`~cribcli.ui.serve.visitor`: one person's words, in the lobby and at a table.
 
-The games on disk are :mod:`cribcli.served`'s; the tables and seats, :mod:`cribcli.lobby`'s.
+The games on disk are :mod:`cribcli.club.served`'s; the tables and seats,
+:mod:`cribcli.club.lobby`'s.
 """
 
 from cribcli.ui.serve.room import Limits, Room, ServeOptions

@@ -1,7 +1,7 @@
 """The room of ``cribbage serve``: the people connected, what happens at each table told
 to the people at it, and the computers playing their seats, each decision in a worker
 process so that no table waits for another's search. Its games on disk are
-:class:`cribcli.served.ServedGames`'; its people's terminals, :mod:`cribcli.ui.serve.ssh`'s.
+:class:`cribcli.club.served.ServedGames`'; its people's terminals, :mod:`cribcli.ui.serve.ssh`'s.
 """
 
 from __future__ import annotations
@@ -16,15 +16,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cribcli import workers
-from cribcli.club import Club, digest_of
-from cribcli.errors import CribbageError, printable
-from cribcli.events import GameOver
-from cribcli.games import computer_action, decided_for
-from cribcli.lobby import Lobby, ServedTable
-from cribcli.record import loads
-from cribcli.served import ServedGames
-from cribcli.store import Places
+from cribcli.club.database import Club, digest_of
+from cribcli.club.lobby import Lobby, ServedTable
+from cribcli.club.served import ServedGames
+from cribcli.record import workers
+from cribcli.record.reader import loads
+from cribcli.record.store import Places
+from cribcli.rules.errors import CribbageError, printable
+from cribcli.rules.events import GameOver
+from cribcli.services.games import computer_action, decided_for
 from cribcli.ui import PACE
 from cribcli.ui.render import seed_line
 from cribcli.ui.serve.guard import OUTPUT_LIMIT, Bucket

@@ -24,10 +24,10 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.contrib.ssh import PromptToolkitSSHSession
 from prompt_toolkit.input import create_pipe_input
 
-from cribcli.errors import CribbageError, UsageProblem, printable
-from cribcli.lobby import player_name
-from cribcli.served import catch_up
-from cribcli.store import read_text
+from cribcli.club.lobby import player_name
+from cribcli.club.served import catch_up
+from cribcli.record.store import read_text
+from cribcli.rules.errors import CribbageError, UsageProblem, printable
 from cribcli.ui.repl import TableOutput
 from cribcli.ui.serve.guard import Flood, KeyGuard, OutputWatch
 from cribcli.ui.serve.room import Limits, Room, ServeOptions

@@ -21,20 +21,23 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import ANSI
 from prompt_toolkit.history import InMemoryHistory
 
-from cribcli.engine import seats_to_act
-from cribcli.errors import CribbageError, printable
-from cribcli.events import Dealt
-from cribcli.lobby import NEW_USAGE, ServedTable, TableSetup, parse_setup
+from cribcli.club.lobby import NEW_USAGE, ServedTable, TableSetup, parse_setup
+from cribcli.club.ratings import anchors as anchor_marks
 from cribcli.players import LEVELS_HELP, Level
-from cribcli.ratings import anchors as anchor_marks
-from cribcli.record import LOG_LIMIT, Replay, loads, replay
-from cribcli.stats import history_of
-from cribcli.store import read_text, reason
+from cribcli.record.log import LOG_LIMIT
+from cribcli.record.reader import loads
+from cribcli.record.replay import Replay, replay
+from cribcli.record.store import read_text, reason
+from cribcli.review.history import history_of
+from cribcli.rules.engine import seats_to_act
+from cribcli.rules.errors import CribbageError, printable
+from cribcli.rules.events import Dealt
 from cribcli.ui import PACE
 from cribcli.ui.narrate import WATCHER, Table
 from cribcli.ui.playback import moves_of
-from cribcli.ui.render import Style, stats_lines
+from cribcli.ui.render import Style
 from cribcli.ui.repl import TOOLBAR_STYLE, CardCompleter, say
+from cribcli.ui.reports import stats_lines
 from cribcli.ui.seat import COMMANDS, Command, SeatUI
 from cribcli.ui.serve.share import in_thread
 

@@ -22,9 +22,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
-from cribcli.engine import Rules, ShownDeal, first_dealer
-from cribcli.errors import CribbageError
-from cribcli.events import Event, GameOver, game_points
 from cribcli.players import LEVELS_HELP, Level, Objective, Player, computer
 from cribcli.players.base import NoResult
 from cribcli.protocol.referee import (
@@ -35,10 +32,13 @@ from cribcli.protocol.referee import (
     kept_engine,
     seat_of,
 )
-from cribcli.record import GameInfo, Seat, carried
-from cribcli.session import run_game
-from cribcli.tally import ROLES, Deal, PointSums, Role, deals
-from cribcli.targets import FULL_GAME, MATCH_LENGTHS
+from cribcli.record.log import GameInfo, Seat, carried
+from cribcli.record.session import run_game
+from cribcli.rules.engine import Rules, ShownDeal, first_dealer
+from cribcli.rules.errors import CribbageError
+from cribcli.rules.events import Event, GameOver, game_points
+from cribcli.rules.tally import ROLES, Deal, PointSums, Role, deals
+from cribcli.rules.targets import FULL_GAME, MATCH_LENGTHS
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +64,7 @@ class GameSummary:
     matches)."""
     carries: tuple[ShownDeal, ...] = ()
     """In a best-of match, the deals shown that its next game carries
-    (:attr:`cribcli.record.GameInfo.earlier`): the computer reads the other player from
+    (:attr:`cribcli.record.log.GameInfo.earlier`): the computer reads the other player from
     the match's games, not only the game's."""
 
     def player(self, seat: int) -> int:
@@ -313,7 +313,7 @@ def _computer(spec: str, seed: str, seat: int) -> Player:
 
 def carrying(setup: Setup, past: tuple[ShownDeal, ...]) -> tuple[ShownDeal, ...]:
     """What a game of ``setup`` that showed ``past`` hands on to the next: in a best-of
-    match, :func:`cribcli.record.carried`; single games carry nothing (each is a game
+    match, :func:`cribcli.record.log.carried`; single games carry nothing (each is a game
     on its own, played in any order)."""
     return carried(past) if setup.best_of > 1 else ()
 

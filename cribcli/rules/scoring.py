@@ -20,8 +20,8 @@ from itertools import combinations, combinations_with_replacement, pairwise, pro
 from operator import attrgetter
 from typing import NamedTuple
 
-from cribcli.cards import JACK, Card, check_distinct, deck, in_order, parse_cards
-from cribcli.errors import CribbageError, HandError
+from cribcli.rules.cards import JACK, Card, check_distinct, deck, in_order, parse_cards
+from cribcli.rules.errors import CribbageError, HandError
 
 KEPT_SIZE = 4
 """Cards in a hand or crib at the show (the starter is a fifth)."""
@@ -328,7 +328,7 @@ def rank_table() -> dict[int, int]:
     """Fifteens, pairs and runs for every multiset of five ranks, keyed by :func:`rank_key`:
     :func:`rank_points` of each, counted once by ``tools/rank_points.py`` (a test counts
     them again)."""
-    from cribcli.rank_points import POINTS
+    from cribcli.rules.rank_points import POINTS
 
     bits = (0, *(rank_key((rank,)) for rank in range(1, 14)))  # each rank's part of a key
     multisets = combinations_with_replacement(range(1, 14), 5)

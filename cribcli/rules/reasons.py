@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cribcli.cards import Card
-from cribcli.scoring import PegItem, ShowItem
+from cribcli.rules.cards import Card
+from cribcli.rules.scoring import PegItem, ShowItem
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,9 +15,9 @@ from enum import Enum
 from itertools import combinations
 from typing import TypeVar
 
-from cribcli.cards import JACK, Card, format_cards, shuffled_deck
-from cribcli.errors import CribbageError
-from cribcli.events import (
+from cribcli.rules.cards import JACK, Card, format_cards, shuffled_deck
+from cribcli.rules.errors import CribbageError
+from cribcli.rules.events import (
     CountRestarted,
     CribFromDeck,
     DealerCut,
@@ -33,7 +33,7 @@ from cribcli.events import (
     Skunk,
     StarterCut,
 )
-from cribcli.scoring import (
+from cribcli.rules.scoring import (
     COUNT_LIMIT,
     HEELS_POINTS,
     KEPT_SIZE,
@@ -46,7 +46,7 @@ from cribcli.scoring import (
     peg_points,
     score_show,
 )
-from cribcli.targets import FULL_GAME, SHORT_GAME, TARGETS
+from cribcli.rules.targets import FULL_GAME, SHORT_GAME, TARGETS
 
 T = TypeVar("T")
 

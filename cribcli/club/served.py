@@ -1,7 +1,7 @@
-"""The games of ``cribbage serve`` on disk, beside the room (:mod:`cribcli.lobby`): each
+"""The games of ``cribbage serve`` on disk, beside the room (:mod:`cribcli.club.lobby`): each
 table's game saved after every move, carried on when the server starts again, and filed
 at its end for each person who played it, in their own folder (their ``stats`` count it,
-``replay`` and ``review`` find it). A game's life on disk is :mod:`cribcli.games`'s, for
+``replay`` and ``review`` find it). A game's life on disk is :mod:`cribcli.services.games`'s, for
 served tables as for ``play``; this module keeps the server's folders and tables.
 
 No sockets or terminals here: the server's connections are :mod:`cribcli.ui.serve`'s.
@@ -20,28 +20,13 @@ from datetime import UTC, datetime
 from itertools import count
 from pathlib import Path
 
-from cribcli.club import Account, AdjournedGame, Arrival, Club, digest_of
-from cribcli.errors import CribbageError
-from cribcli.games import (
-    Saver,
-    computers,
-    file_finished,
-    filed_today,
-    resume_or_set_aside,
-    started_now,
-)
-from cribcli.lobby import (
-    AWAY_LIMIT,
-    GameOutcome,
-    Lobby,
-    ServedTable,
-    TableSetup,
-    player_name,
-)
+from cribcli.club.database import Account, AdjournedGame, Arrival, Club, digest_of
+from cribcli.club.lobby import AWAY_LIMIT, GameOutcome, Lobby, ServedTable, TableSetup, player_name
 from cribcli.players import Level
-from cribcli.record import LOG_LIMIT, GameInfo, GameLog, loads, match_text
-from cribcli.session import Session
-from cribcli.store import (
+from cribcli.record.log import LOG_LIMIT, GameInfo, GameLog, match_text
+from cribcli.record.reader import loads
+from cribcli.record.session import Session
+from cribcli.record.store import (
     Places,
     Warn,
     load_settings,
@@ -50,7 +35,16 @@ from cribcli.store import (
     save_settings,
     write_atomic,
 )
-from cribcli.targets import MATCH_LENGTHS, target_of
+from cribcli.rules.errors import CribbageError
+from cribcli.rules.targets import MATCH_LENGTHS, target_of
+from cribcli.services.games import (
+    Saver,
+    computers,
+    file_finished,
+    filed_today,
+    resume_or_set_aside,
+    started_now,
+)
 
 META_LIMIT = 4096
 """The most bytes a table's settings file may hold."""

@@ -12,8 +12,23 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, NamedTuple
 
-from cribcli.cards import Card, check_distinct, deck
-from cribcli.engine import (
+from cribcli.players.habits import Habits
+from cribcli.players.hard import (
+    CLOSE,
+    ENDGAME,
+    PLAY_DEALS,
+    HardPlayer,
+    Option,
+    discard_options,
+    needs,
+    pick_throw,
+    warm,
+)
+from cribcli.players.odds import point_chance
+from cribcli.players.pegging import after_play, points, scoring_tail, value
+from cribcli.review.grading import Grade, grade_of
+from cribcli.rules.cards import Card, check_distinct, deck
+from cribcli.rules.engine import (
     Action,
     Claim,
     Discard,
@@ -29,29 +44,14 @@ from cribcli.engine import (
     showing,
     view,
 )
-from cribcli.errors import UsageProblem
-from cribcli.grading import Grade, grade_of
-from cribcli.players.habits import Habits
-from cribcli.players.hard import (
-    CLOSE,
-    ENDGAME,
-    PLAY_DEALS,
-    HardPlayer,
-    Option,
-    discard_options,
-    needs,
-    pick_throw,
-    warm,
-)
-from cribcli.players.odds import point_chance
-from cribcli.players.pegging import after_play, points, scoring_tail, value
-from cribcli.reasons import LayWhy, ThrowWhy
-from cribcli.scoring import KEPT_SIZE, PegItem, kept_items, peg_points
+from cribcli.rules.errors import UsageProblem
+from cribcli.rules.reasons import LayWhy, ThrowWhy
+from cribcli.rules.scoring import KEPT_SIZE, PegItem, kept_items, peg_points
 
 if TYPE_CHECKING:  # loaded when a review needs them: advice on a lay does without them
-    from cribcli.luck import Luck
-    from cribcli.record import GameInfo
-    from cribcli.stats import Lost
+    from cribcli.record.log import GameInfo
+    from cribcli.review.luck import Luck
+    from cribcli.review.stats import Lost
 
 ME, THEM = 0, 1
 SEED = "peg-advice"
@@ -345,12 +345,12 @@ class Review:
         return [d for d in ranked[:n] if d.lost > 0]
 
     def grade(self) -> Grade:
-        """The decisions' error rate, accuracy and rating (:mod:`cribcli.grading`)."""
+        """The decisions' error rate, accuracy and rating (:mod:`cribcli.review.grading`)."""
         return grade_of([(d.kind, d.lost) for d in self.decisions])
 
     def as_lost(self) -> Lost:
         """What the decisions lost, as the history keeps it."""
-        from cribcli.stats import Costly, Lost
+        from cribcli.review.stats import Costly, Lost
 
         grade = self.grade()
         costly = tuple(
@@ -414,7 +414,7 @@ class GameReview(NamedTuple):
 
 def lays_lost(reviews: Sequence[Review]) -> dict[tuple[int, int], float]:
     """What each seat's lays lost in each round, by (round, seat), for the luck of the
-    play (:func:`cribcli.luck.luck_of`)."""
+    play (:func:`cribcli.review.luck.luck_of`)."""
     lost: dict[tuple[int, int], float] = {}
     for judged in reviews:
         for d in judged.decisions:
@@ -426,7 +426,7 @@ def lays_lost(reviews: Sequence[Review]) -> dict[tuple[int, int], float]:
 def positions(info: GameInfo, actions: Sequence[Action]) -> Iterator[tuple[State, Action | None]]:
     """Each action of a game with the state it was taken in; last, the state after them
     all (with None)."""
-    from cribcli.record import begin
+    from cribcli.record.log import begin
 
     state, _ = begin(info)
     for action in actions:
@@ -538,7 +538,7 @@ def review_seats(
         tasks.append(Task(view(state, action.seat), action, seed, opened, at))
     if round_number is not None and round_number > len(dealers):
         raise UsageProblem(f"the game has {len(dealers)} rounds, not {round_number}")
-    from cribcli.workers import forked, spread
+    from cribcli.record.workers import forked, spread
 
     if jobs > 1 and len(tasks) > 1 and info.rules.players == 2 and forked():
         # Worked out once here, the tables are the workers' too.

@@ -23,9 +23,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from cribcli.analysis import analyse
-from cribcli.cards import JACK, Card, deck
-from cribcli.events import (
+from cribcli.players import measured, pegs
+from cribcli.rules.analysis import analyse
+from cribcli.rules.cards import JACK, Card, deck
+from cribcli.rules.events import (
     Dealt,
     Discarded,
     Event,
@@ -36,8 +37,7 @@ from cribcli.events import (
     Shown,
     StarterCut,
 )
-from cribcli.players import measured, pegs
-from cribcli.scoring import HEELS_POINTS, PegKind, show_total
+from cribcli.rules.scoring import HEELS_POINTS, PegKind, show_total
 
 
 def average_six(dealer: bool) -> float:

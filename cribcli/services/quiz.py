@@ -7,7 +7,7 @@ obvious throw keeps the four cards that score most by themselves (the hand alone
 obvious lay takes the most points now (of those, the one worth most later). A throw is graded by
 its exact value (``discard-advice``), a lay by the play search over the hands the other
 could hold (``peg-advice``): both the same every time. Every deal is drawn with
-:class:`~cribcli.cards.SeededStream`, as the games' are: the same on every machine.
+:class:`~cribcli.rules.cards.SeededStream`, as the games' are: the same on every machine.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cribcli.analysis import DiscardValue, analyse
-from cribcli.cards import Card, SeededStream, shuffled_deck
-from cribcli.coach import ME, LayValue, Moment, PegAdvice, mark_of, moment_view, peg_advice
-from cribcli.engine import Discard, Phase, Play, Rules, apply, legal_actions, new_game
-from cribcli.errors import UsageProblem
-from cribcli.scoring import KEPT_SIZE, ShowScore, kept_items, peg_points, score_show
+from cribcli.review.coach import ME, LayValue, Moment, PegAdvice, mark_of, moment_view, peg_advice
+from cribcli.rules.analysis import DiscardValue, analyse
+from cribcli.rules.cards import Card, SeededStream, shuffled_deck
+from cribcli.rules.engine import Discard, Phase, Play, Rules, apply, legal_actions, new_game
+from cribcli.rules.errors import UsageProblem
+from cribcli.rules.scoring import KEPT_SIZE, ShowScore, kept_items, peg_points, score_show
 
 INSTRUCTIVE = 0.5
 """How much better than the obvious choice the best must be, in points, for a problem."""

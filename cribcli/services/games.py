@@ -21,9 +21,6 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
-from cribcli import daily
-from cribcli.engine import Action, Rules, ShownDeal, State
-from cribcli.errors import CribbageError, UsageProblem
 from cribcli.players import Level, Objective, Player, computer
 from cribcli.players.base import PlayerFailed
 from cribcli.protocol.referee import (
@@ -34,10 +31,12 @@ from cribcli.protocol.referee import (
     seat_of,
     stop_all,
 )
-from cribcli.record import LOG_LIMIT, NAME_LIMIT, GameInfo, Replay, Seat, loads, replay
-from cribcli.session import Session, decide
-from cribcli.stats import Lost, Reviews, digest_of, remember
-from cribcli.store import (
+from cribcli.record import daily
+from cribcli.record.log import LOG_LIMIT, NAME_LIMIT, GameInfo, Seat
+from cribcli.record.reader import loads
+from cribcli.record.replay import Replay, replay
+from cribcli.record.session import Session, decide
+from cribcli.record.store import (
     Places,
     SaveLock,
     StoreError,
@@ -54,10 +53,13 @@ from cribcli.store import (
     set_aside,
     write_atomic,
 )
-from cribcli.targets import target_of
+from cribcli.review.stats import Lost, Reviews, digest_of, remember
+from cribcli.rules.engine import Action, Rules, ShownDeal, State
+from cribcli.rules.errors import CribbageError, UsageProblem
+from cribcli.rules.targets import target_of
 
 if TYPE_CHECKING:
-    from cribcli.coach import GameReview
+    from cribcli.review.coach import GameReview
 
 Ask = Callable[[str, bool], bool]
 """Asks the player a yes-or-no question, with the answer taken if they just press Enter."""
@@ -74,7 +76,7 @@ class NewGame:
     objective: Objective = Objective.WIN
     """What the computers play for near the end."""
     seed: int | str | None = None
-    """Checked already (:func:`cribcli.record.parse_seed`); None: a random one."""
+    """Checked already (:func:`cribcli.record.log.parse_seed`); None: a random one."""
     name: str = "You"
     short: bool = False
     cut: bool = False
@@ -172,12 +174,12 @@ def review_log(
     progress: Callable[[int, int], None] | None = None,
     jobs: int = 1,
 ) -> GameReview:
-    """A game's decisions judged (:func:`cribcli.coach.review_seats`): ``seat``'s in
+    """A game's decisions judged (:func:`cribcli.review.coach.review_seats`): ``seat``'s in
     detail, by default the seat of the person whose games the log is among, and every
     seat's, by seat, for their grades; a whole game of two, its luck too. A whole
     finished game of theirs, reviewed for them, is kept for ``stats``."""
-    from cribcli.coach import GameReview, default_seat, lays_lost, review_seats
-    from cribcli.luck import luck_of
+    from cribcli.review.coach import GameReview, default_seat, lays_lost, review_seats
+    from cribcli.review.luck import luck_of
 
     info, replayed = opened.replayed.log.info, opened.replayed
     player = None if opened.path == "-" else player_of(Path(opened.path), places)

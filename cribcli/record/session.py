@@ -9,8 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from cribcli.cards import Card
-from cribcli.engine import (
+from cribcli.players.base import Listener, Player, PlayerFailed
+from cribcli.record.log import GameInfo, GameLog, begin, dumps
+from cribcli.record.replay import replay
+from cribcli.rules.cards import Card
+from cribcli.rules.engine import (
     Action,
     Claim,
     Discard,
@@ -24,10 +27,8 @@ from cribcli.engine import (
     showing,
     view,
 )
-from cribcli.errors import CribbageError
-from cribcli.events import Event
-from cribcli.players.base import Listener, Player, PlayerFailed
-from cribcli.record import GameInfo, GameLog, begin, dumps, replay
+from cribcli.rules.errors import CribbageError
+from cribcli.rules.events import Event
 
 
 def next_action(state: State, players: Sequence[Player]) -> Action:

@@ -15,14 +15,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from itertools import count
 
-from cribcli.engine import Action, Rules, ShownDeal, seats_to_act
-from cribcli.errors import CribbageError
-from cribcli.events import GameOver, game_points
-from cribcli.games import computers
 from cribcli.players import Level, computer
-from cribcli.record import CLOCK_LIMITS, GameInfo, Seat, carried
-from cribcli.session import Session
-from cribcli.targets import target_of
+from cribcli.record.log import CLOCK_LIMITS, GameInfo, Seat, carried
+from cribcli.record.session import Session
+from cribcli.rules.engine import Action, Rules, ShownDeal, seats_to_act
+from cribcli.rules.errors import CribbageError
+from cribcli.rules.events import GameOver, game_points
+from cribcli.rules.targets import target_of
+from cribcli.services.games import computers
 
 AWAY = 180.0
 """Seconds a person may be away from a game before the others may let the computer play
@@ -172,7 +172,7 @@ class GameOutcome:
         return cls(over.winner, over.scores, over.skunks)
 
     def game_points(self) -> tuple[int, ...]:
-        """Each side's game points (:func:`cribcli.events.game_points`)."""
+        """Each side's game points (:func:`cribcli.rules.events.game_points`)."""
         return game_points(self.winner, self.skunks)
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, timedelta
 
-from cribcli.engine import Rules
-from cribcli.errors import UsageProblem
 from cribcli.players import Level
-from cribcli.record import GameInfo, Seat
+from cribcli.record.log import GameInfo, Seat
+from cribcli.rules.engine import Rules
+from cribcli.rules.errors import UsageProblem
 
 
 def day_of(text: str | None, today: date) -> str:

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
 from math import comb, prod
 
-from cribcli.cards import JACK, Card, check_distinct, deck
-from cribcli.errors import HandError, UsageProblem
-from cribcli.scoring import KEPT_SIZE, MAX_SHOW, rank_key, rank_table, show_total
-from cribcli.targets import FULL_GAME
+from cribcli.rules.cards import JACK, Card, check_distinct, deck
+from cribcli.rules.errors import HandError, UsageProblem
+from cribcli.rules.scoring import KEPT_SIZE, MAX_SHOW, rank_key, rank_table, show_total
+from cribcli.rules.targets import FULL_GAME
 
 CRIB_MODEL = (
     "the crib's other cards and the starter are equally likely to be any unseen card; "

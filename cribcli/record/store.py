@@ -32,8 +32,9 @@ from typing import IO, Any
 
 import tomli_w
 
-from cribcli.errors import CribbageError
-from cribcli.record import LogError, parse_toml
+from cribcli.record.log import LogError
+from cribcli.record.reader import parse_toml
+from cribcli.rules.errors import CribbageError
 
 APP = "cribcli"
 

@@ -15,11 +15,12 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from cribcli.engine import Action, State, View, view
-from cribcli.errors import printable
-from cribcli.record import LOG_LIMIT, GameInfo, replay
-from cribcli.stats import Reviews, digest_of
-from cribcli.store import Places, StoreError, Warn, read_table, read_text, write_atomic
+from cribcli.record.log import LOG_LIMIT, GameInfo
+from cribcli.record.replay import replay
+from cribcli.record.store import Places, StoreError, Warn, read_table, read_text, write_atomic
+from cribcli.review.stats import Reviews, digest_of
+from cribcli.rules.engine import Action, State, View, view
+from cribcli.rules.errors import printable
 
 TRAINING_LIMIT = 1 << 20
 """The most bytes the training file may hold (a position takes about 40)."""
@@ -128,7 +129,7 @@ def _log_text(places: Places, name: str, digest: str) -> str | None:
 
 
 def _is_kind(action: Action, kind: str) -> bool:
-    from cribcli.engine import Claim, Discard, Play
+    from cribcli.rules.engine import Claim, Discard, Play
 
     wanted = {"throw": Discard, "lay": Play, "count": Claim}[kind]
     return isinstance(action, wanted)
@@ -141,10 +142,11 @@ def set_up(places: Places, position: Position, warn: Warn) -> SetUp | None:
     text = _log_text(places, position.game, position.digest)
     if text is None:
         return None
-    from cribcli.coach import default_seat
-    from cribcli.engine import apply
-    from cribcli.games import player_of
-    from cribcli.record import begin, loads
+    from cribcli.record.log import begin
+    from cribcli.record.reader import loads
+    from cribcli.review.coach import default_seat
+    from cribcli.rules.engine import apply
+    from cribcli.services.games import player_of
 
     try:
         game = replay(loads(text))

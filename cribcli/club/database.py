@@ -4,11 +4,11 @@ the index of the games rated and of the adjourned games, in SQLite (the standard
 library's), in WAL mode, each change written in one transaction.
 
 The game logs stay TOML files, and they stay the truth: the store is worked out from them
-(:mod:`cribcli.ratings`), can be worked out again from them alone (:meth:`Club.rebuild`,
+(:mod:`cribcli.club.ratings`), can be worked out again from them alone (:meth:`Club.rebuild`,
 ``cribbage serve --rebuild-ratings``), and as the server starts it looks for filed games
 it has not rated (a server killed between filing a game and rating it) and, if it finds
-any, works everything out again (:func:`cribcli.served.catch_up`: the server's folders are
-:mod:`cribcli.served`'s): nothing is lost, and nothing is half written, since a
+any, works everything out again (:func:`cribcli.club.served.catch_up`: the server's folders are
+:mod:`cribcli.club.served`'s): nothing is lost, and nothing is half written, since a
 transaction is all or nothing.
 """
 
@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from cribcli import ratings
-from cribcli.errors import CribbageError
-from cribcli.ratings import Rung, Standing, Step
-from cribcli.record import GameLog
-from cribcli.store import StoreError
+from cribcli.club import ratings
+from cribcli.club.ratings import Rung, Standing, Step
+from cribcli.record.log import GameLog
+from cribcli.record.store import StoreError
+from cribcli.rules.errors import CribbageError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (

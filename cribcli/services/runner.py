@@ -2,7 +2,7 @@
 Dask distributed cluster; and a match played (:func:`run_match`).
 
 The work comes as tasks, each a unit of a match (a game, or a best-of match's games:
-:func:`cribcli.match.play_unit`), and goes out in batches of a few tasks, so that a worker
+:func:`cribcli.services.match.play_unit`), and goes out in batches of a few tasks, so that a worker
 is not asked for each game. Results come back as each batch is done, each with its games'
 logs as text (the program that asked writes them, so that the workers need no shared
 folder). A unit's games are worked out from seeds alone, so that wherever and in whatever
@@ -24,14 +24,14 @@ from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
-from cribcli.errors import CribbageError
-from cribcli.events import Event
-from cribcli.match import Played, Report, Setup, level_of, log_name, play_unit
 from cribcli.players import Level
 from cribcli.protocol.referee import EngineCommand, stop_all
-from cribcli.record import GameInfo, dumps
-from cribcli.store import StoreError, reason, write_atomic
-from cribcli.workers import forked, orphaned, spread_as_done
+from cribcli.record.log import GameInfo, dumps
+from cribcli.record.store import StoreError, reason, write_atomic
+from cribcli.record.workers import forked, orphaned, spread_as_done
+from cribcli.rules.errors import CribbageError
+from cribcli.rules.events import Event
+from cribcli.services.match import Played, Report, Setup, level_of, log_name, play_unit
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -116,7 +116,7 @@ def run_match(
 
     With ``jobs`` over 1 the units are spread over worker processes, which stop with the
     match: on Ctrl-C, a signal, or the match process dying, none is left running (nor any
-    engine); with ``scheduler``, over a Dask cluster (:mod:`cribcli.runner`). Raises
+    engine); with ``scheduler``, over a Dask cluster (:mod:`cribcli.services.runner`). Raises
     StoreError if a log cannot be written to ``log_dir``, and CribbageError, before any
     game, if an engine's program cannot be found.
     """

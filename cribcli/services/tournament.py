@@ -12,7 +12,7 @@ second round is full (rule 13.2.d).
 
 Every game is played from a seed of its own, derived from the tournament's, its match's
 and its number; so a tournament's result is the same wherever and in whatever order its
-games are played (:mod:`cribcli.runner`), and one stopped part way carries on from its
+games are played (:mod:`cribcli.services.runner`), and one stopped part way carries on from its
 logs without playing again any game it finished. Each player gets a rating from all the
 games (:func:`ratings_of`: a Bradley-Terry fit, as BayesElo and Ordo make).
 """
@@ -28,8 +28,14 @@ from typing import Any
 
 import tomli_w
 
-from cribcli.errors import CribbageError
-from cribcli.match import (
+from cribcli.protocol.referee import MOVE_TIME, EngineCommand, stop_all
+from cribcli.record.log import LOG_LIMIT
+from cribcli.record.reader import loads
+from cribcli.record.replay import replay
+from cribcli.record.store import StoreError, read_text, reason, write_atomic
+from cribcli.rules.errors import CribbageError
+from cribcli.rules.targets import FULL_GAME, MATCH_LENGTHS, MOVE_TIMES, TARGETS, TOURNAMENT_GAMES
+from cribcli.services.match import (
     Z95,
     GameSummary,
     Played,
@@ -41,11 +47,7 @@ from cribcli.match import (
     summary_of,
     unit_over,
 )
-from cribcli.protocol.referee import MOVE_TIME, EngineCommand, stop_all
-from cribcli.record import LOG_LIMIT, loads, replay
-from cribcli.runner import Task, Where, run, write_logs
-from cribcli.store import StoreError, read_text, reason, write_atomic
-from cribcli.targets import FULL_GAME, MATCH_LENGTHS, MOVE_TIMES, TARGETS, TOURNAMENT_GAMES
+from cribcli.services.runner import Task, Where, run, write_logs
 
 FORMATS = ("round-robin", "acc")
 FEWEST, MOST = 2, 64
@@ -519,7 +521,7 @@ def _play_stage(
 
 def local_play(jobs: int = 1, scheduler: str | None = None) -> Play:
     """What plays a stage's units, on this machine's cores or a cluster
-    (:mod:`cribcli.runner`)."""
+    (:mod:`cribcli.services.runner`)."""
 
     def play(units: list[tuple[MatchUp, int, Played]]) -> Iterable[tuple[int, Played, Logs]]:
         tasks = [Task(match.setup, unit, done) for match, unit, done in units]

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, assert_never
 
-from cribcli.events import (
+from cribcli.rules.events import (
     CountRestarted,
     CribFromDeck,
     DealerCut,

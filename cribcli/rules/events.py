@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Literal
 
-from cribcli.cards import Card
-from cribcli.scoring import PegItem, ShowScore
+from cribcli.rules.cards import Card
+from cribcli.rules.scoring import PegItem, ShowScore
 
 Skunk = Literal["", "skunk", "double skunk"]
 """What a losing score is: nothing, a skunk, or a double skunk."""

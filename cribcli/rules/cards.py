@@ -16,7 +16,7 @@ from functools import cache, total_ordering
 from operator import attrgetter
 from typing import Any, TypeVar
 
-from cribcli.errors import CardError, HandError
+from cribcli.rules.errors import CardError, HandError
 
 T = TypeVar("T")
 

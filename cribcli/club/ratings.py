@@ -66,10 +66,10 @@ from functools import cache
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from cribcli.engine import Rules
 from cribcli.players import measured
 from cribcli.players.base import Level
-from cribcli.record import GameLog, Result
+from cribcli.record.log import GameLog, Result
+from cribcli.rules.engine import Rules
 
 MU = 25.0
 """A newcomer's skill, and the normal computer's (the centre of the scale)."""
