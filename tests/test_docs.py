@@ -205,7 +205,7 @@ def test_every_prompt_word_is_named_where_people_look() -> None:
     from click.testing import CliRunner
 
     from cribcli.ui.seat import COMMANDS
-    from cribcli.ui.serve.visitor import LOBBY, lobby_help
+    from cribcli.ui.serve.lobby_words import LOBBY, lobby_help
 
     play_help = CliRunner().invoke(cli, ["play", "--help"]).output
     named = play_help.split("or a\n  command:")[1]  # the epilog's list
@@ -223,21 +223,25 @@ def test_every_prompt_word_is_named_where_people_look() -> None:
 
 
 def test_the_design_page_names_the_modules_that_exist() -> None:
-    """docs/design.md's layers name every module of the package and of ui/, and each
-    module they name is there."""
+    """docs/design.md's layers name each folder of the package and every module in it
+    (the commands' own modules aside: they are the commands), and each module they name
+    is there."""
     page = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
     table = page.split("## Layers")[1].split("## One owner each")[0]
     rows = [line.split("|") for line in table.splitlines() if line.startswith("| ")][1:]
-    named = {word for row in rows for word in re.findall(r"`([a-z_]+)/?`", row[2] + row[3])}
-    listed = {word for row in rows for word in re.findall(r"`([a-z_]+)/?`", row[2])}
     package = ROOT / "cribcli"
-    modules = {p.stem for p in package.glob("*.py")} | {
-        p.name for p in package.iterdir() if p.is_dir() and (p / "__init__.py").exists()
+    folders = {
+        str(path.parent.relative_to(package))
+        for path in package.rglob("__init__.py")
+        if path.parent != package
     }
-    modules |= {p.stem for p in (package / "ui").glob("*.py")} | {"serve"}
-    modules -= {"__init__", "__main__", "rank_points"}  # (the rank table's text: scoring's)
-    assert modules <= named | {"ui"}, modules - named
-    for name in listed:
-        folders = ("", "ui", "ui/serve", "protocol", "players")
-        there = [package / folder / f"{name}.py" for folder in folders] + [package / name]
-        assert any(path.exists() for path in there), name
+    named_folders = {re.findall(r"`([a-z_/]+)/`", row[2])[0] for row in rows}
+    assert folders == named_folders, folders ^ named_folders
+    for row in rows:
+        folder = re.findall(r"`([a-z_/]+)/`", row[2])[0]
+        named = set(re.findall(r"`([a-z_]+)`", row[3]))
+        there = {p.stem for p in (package / folder).glob("*.py")} - {"__init__"}
+        if folder == "commands":  # (the commands' modules are the commands themselves)
+            assert named == {"cli"} and (package / "cli.py").exists()
+            continue
+        assert named == there, (folder, named ^ there)

@@ -15,7 +15,7 @@ import pytest
 from cribcli.ui.serve import visitor as visitor_module
 from cribcli.ui.serve.room import Limits, Room, ServeOptions
 from cribcli.ui.serve.ssh import TRIES, Door, Gate
-from cribcli.ui.serve.visitor import Visitor
+from cribcli.ui.serve.person import Person
 
 
 @dataclass
@@ -122,8 +122,17 @@ def test_a_name_has_so_many_connections_and_the_room_so_many(tmp_path: Path) -> 
 
 @dataclass
 class Connected:
+    """A terminal as a visitor needs one, with nothing behind it."""
+
     name: str
     last_input: float = field(default_factory=time.monotonic)
+    closed: str | None = None
+
+    def columns(self) -> int:
+        return 80
+
+    def close(self, why: str) -> None:
+        self.closed = why
 
 
 def test_what_a_person_types_wrong_is_one_line(
@@ -134,7 +143,7 @@ def test_what_a_person_types_wrong_is_one_line(
 
     async def main() -> None:
         room = room_at(tmp_path)
-        ann = Visitor(room, Connected("ann"))  # type: ignore[arg-type]
+        ann = Person(room, Connected("ann"))
         room.visitors.append(ann)
         for line, says in (
             ("join ²", r"join a table by its number, e\.g\. `join 2`"),
@@ -166,8 +175,8 @@ def test_watching_and_talking_say_what_they_cannot_do(
 
     async def main() -> None:
         room = room_at(tmp_path)
-        ann = Visitor(room, Connected("ann"))  # type: ignore[arg-type]
-        eve = Visitor(room, Connected("eve", time.monotonic() - 300))  # type: ignore[arg-type]
+        ann = Person(room, Connected("ann"))
+        eve = Person(room, Connected("eve", time.monotonic() - 300))
         room.visitors += [ann, eve]
         assert await ann._line("new 2 private")
         for line, says in (
@@ -415,7 +424,7 @@ def test_the_line_itself_never_grows_past_the_longest(tmp_path: Path) -> None:
     from prompt_toolkit.buffer import Buffer
 
     async def main() -> None:
-        ann = Visitor(room_at(tmp_path), Connected("ann"))  # type: ignore[arg-type]
+        ann = Person(room_at(tmp_path), Connected("ann"))
         buffer = Buffer()
         buffer.on_text_changed += ann._within_line
         buffer.insert_text("x" * 150)

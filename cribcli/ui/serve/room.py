@@ -10,11 +10,11 @@ import asyncio
 import contextvars
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from cribcli.club.database import Club, digest_of
 from cribcli.club.lobby import Lobby, ServedTable
@@ -37,8 +37,45 @@ TALK_A_SECOND = 0.5
 TALK_AT_ONCE = 5
 """Things a person may say at once."""
 
-if TYPE_CHECKING:
-    from cribcli.ui.serve.visitor import Visitor
+
+class Present(Protocol):
+    """A person connected to the room, as the room sees them: where they sit or watch,
+    and what it may tell them or do to their connection (the visitor is
+    :class:`cribcli.ui.serve.visitor.Visitor`, which the room does not import)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def table(self) -> ServedTable | None:
+        """The table this person sits at, if any."""
+
+    @property
+    def watched(self) -> ServedTable | None:
+        """The table this person watches, if any."""
+
+    @property
+    def idle(self) -> float:
+        """Seconds since this person last typed a key."""
+
+    def say(self, line: str) -> None:
+        """A line to this person, from their own connection's task."""
+
+    def tell(self, lines: Iterable[str]) -> None:
+        """Lines to this person from anywhere, shown above their prompt soon."""
+
+    def wake(self) -> None:
+        """Something changed where this person is: their screen is brought up to date."""
+
+    def unseat(self) -> None:
+        """This person no longer sits at their table (it closed, or they left it on
+        another connection)."""
+
+    def unwatch(self) -> None:
+        """This person no longer watches the table (it closed)."""
+
+    def close(self, why: str) -> None:
+        """Close this person's connection, telling them why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +143,7 @@ class Room:
         self.club = Club(options.root / "club.db")
         """The accounts, the ratings, the indexes of games (the logs stay the truth)."""
         self.games = ServedGames(options.root, self.lobby, self._warn_table, self.club)
-        self.visitors: list[Visitor] = []
+        self.visitors: list[Present] = []
         self.drivers: dict[int, asyncio.Task[None]] = {}
         self.pool = workers.pool(os.cpu_count() or 1)
         """Where the computers decide (each table's, a decision at a time)."""
@@ -156,11 +193,11 @@ class Room:
 
     # --- tables ------------------------------------------------------------------------
 
-    def at(self, table: ServedTable) -> list[Visitor]:
+    def at(self, table: ServedTable) -> list[Present]:
         """The visitors seated at ``table`` (that very table: numbers are used again)."""
         return [v for v in self.visitors if v.table is table]
 
-    def watching(self, table: ServedTable) -> list[Visitor]:
+    def watching(self, table: ServedTable) -> list[Present]:
         """The visitors watching ``table``."""
         return [v for v in self.visitors if v.watched is table]
 
@@ -188,7 +225,7 @@ class Room:
             def over() -> None:
                 self.log(f"{name} used more of the server than anyone may: closed")
                 for visitor in self.named(name):
-                    visitor.connection.close("using more of the server than anyone may")
+                    visitor.close("using more of the server than anyone may")
 
             self.shares[key] = Share(over, self.limits.cpu, self.limits.cpu_at_once)
         return self.shares[key]
@@ -270,7 +307,7 @@ class Room:
 
     # --- adjourning --------------------------------------------------------------------
 
-    async def adjourn(self, visitor: Visitor, table: ServedTable) -> None:
+    async def adjourn(self, visitor: Present, table: ServedTable) -> None:
         """``visitor`` asks to adjourn ``table``'s game: once every person in it has, the
         game is put away (``adjourned`` lists it, ``resume`` carries it on) and the table
         closes; until then the others are asked."""
@@ -312,14 +349,14 @@ class Room:
             "`resume` carries it on when its people are here."
         )
         for seated in self.at(table):
-            seated.seated = None
+            seated.unseat()
             seated.tell([line])
         for watcher in self.watching(table):
-            watcher.watching = None
+            watcher.unwatch()
             watcher.tell([f"  Table {table.number} is adjourned."])
         self.changed()
 
-    async def resume(self, visitor: Visitor, number: int) -> ServedTable:
+    async def resume(self, visitor: Present, number: int) -> ServedTable:
         """``visitor`` carries on their adjourned game ``number`` (of :meth:`adjourned`)
         when every person in it is here: at a table of its own, its people joining it."""
         games = await asyncio.to_thread(self.games.adjourned, visitor.name)
@@ -474,7 +511,7 @@ class Room:
             names = ", ".join(f"{s.name} {s.rating}" for s in changed.values())
             self.log(f"rated: {names}")
 
-    def stand(self, visitor: Visitor, table: ServedTable, *, leaving: bool) -> None:
+    def stand(self, visitor: Present, table: ServedTable, *, leaving: bool) -> None:
         """``visitor`` goes from ``table``: asked to (``leaving``), or its connection ended.
         A person still there on another connection stays, unless they asked to leave a
         table not started (then the seat opens for all their connections)."""
@@ -483,7 +520,7 @@ class Room:
         if others and not (leaving and not table.started):
             return
         for other in others:
-            other.seated = None
+            other.unseat()
             other.tell([f"  You left table {table.number}."])
         table.stand(name, self.now())
         if table.empty:
@@ -495,21 +532,21 @@ class Room:
             self.log(f"{name} is away from table {table.number} ({why})")
         self.changed(table)
 
-    def tell_table(self, table: ServedTable, line: str, but: Visitor | None = None) -> None:
+    def tell_table(self, table: ServedTable, line: str, but: Present | None = None) -> None:
         """Tell the people at the table (all but one)."""
         for visitor in self.at(table):
             if visitor is not but:
                 visitor.tell([f"  {line}"])
 
-    def named(self, name: str) -> list[Visitor]:
+    def named(self, name: str) -> list[Present]:
         return [v for v in self.visitors if v.name == name]
 
     def people_here(self) -> list[str]:
         return sorted({v.name for v in self.visitors})
 
-    def people(self) -> list[tuple[str, Visitor]]:
+    def people(self) -> list[tuple[str, Present]]:
         """Each person here (one connection of theirs: a watching one first), by name."""
-        found: dict[str, Visitor] = {}
+        found: dict[str, Present] = {}
         for visitor in self.visitors:
             if visitor.name not in found or visitor.watched is not None:
                 found[visitor.name] = visitor

@@ -1,5 +1,5 @@
 """The server's SSH side: who may come in (by key), the room's limits on connections,
-and each person's terminal, on which the room's :class:`~cribcli.ui.serve.visitor.Visitor`
+and each person's terminal, on which the room's :class:`~cribcli.ui.serve.person.Person`
 runs. The only module that imports asyncssh (an optional extra: ``cribcli[serve]``).
 """
 
@@ -30,9 +30,9 @@ from cribcli.record.store import read_text
 from cribcli.rules.errors import CribbageError, UsageProblem, printable
 from cribcli.ui.repl import TableOutput
 from cribcli.ui.serve.guard import Flood, KeyGuard, OutputWatch
+from cribcli.ui.serve.person import Person
 from cribcli.ui.serve.room import Limits, Room, ServeOptions
 from cribcli.ui.serve.share import charge_to, metered
-from cribcli.ui.serve.visitor import Visitor
 
 KEYS_LIMIT = 1 << 20
 """The most bytes an authorized-keys file may hold."""
@@ -378,14 +378,14 @@ class Connection(PromptToolkitSSHSession):
     def __init__(self, room: Room, name: str) -> None:
         self.room = room
         self.name = name
-        self.visitor: Visitor | None = None
+        self.visitor: Person | None = None
         self.last_input = time.monotonic()
         self.guard = KeyGuard(room.limits.line, room.limits.rate)
         self.share = room.share_of(name)  # one a person: a new connection is no fresh start
         super().__init__(self._visit, enable_cpr=False)
 
     async def _visit(self, session: PromptToolkitSSHSession) -> None:
-        visitor = self.visitor = Visitor(self.room, self)
+        visitor = self.visitor = Person(self.room, self)
         with contextlib.suppress(asyncio.CancelledError):  # the connection went away
             await visitor.run()
 
@@ -440,6 +440,10 @@ class Connection(PromptToolkitSSHSession):
                 self.room.log(f"{self.name}'s terminal stopped reading: closed")
                 self.abort()
                 return
+
+    def columns(self) -> int:
+        """The terminal's width, as the client last said."""
+        return self._get_size().columns
 
     def exec_requested(self, command: str) -> bool:
         return False
@@ -594,7 +598,7 @@ async def _close_room(room: Room, door: Door, server: asyncssh.SSHAcceptor) -> N
     it goes: nothing is left to write)."""
     room.log("stopping: every game is saved")
     for visitor in list(room.visitors):
-        visitor.connection.close("the server is stopping; your game is saved")
+        visitor.close("the server is stopping; your game is saved")
     server.close()
     await server.wait_closed()
     connections = [gate.conn for gate in door.gates if gate.conn is not None]
