@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from cribcli.ui.serve import visitor as visitor_module
+from cribcli.ui.serve.person import Person
 from cribcli.ui.serve.room import Limits, Room, ServeOptions
 from cribcli.ui.serve.ssh import TRIES, Door, Gate
-from cribcli.ui.serve.person import Person
 
 
 @dataclass
