@@ -168,7 +168,9 @@ def test_colour_decision() -> None:
     assert not decide_color(tty, False, env={})
 
 
-def test_score_does_not_import_prompt_toolkit() -> None:
+def test_score_loads_only_what_counting_needs() -> None:
+    """``cribbage score`` starts fast: no prompt (prompt_toolkit), no computers, no game
+    log on the way."""
     code = (
         "import sys\n"
         "from cribcli.cli import main\n"
@@ -176,7 +178,8 @@ def test_score_does_not_import_prompt_toolkit() -> None:
         "    main(['score', '5H', '5S', 'JD', '4C', '-s', '5D'])\n"
         "except SystemExit:\n"
         "    pass\n"
-        "assert 'prompt_toolkit' not in sys.modules, 'prompt_toolkit imported'\n"
+        "for name in ('prompt_toolkit', 'cribcli.players', 'cribcli.record'):\n"
+        "    assert name not in sys.modules, f'{name} imported'\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

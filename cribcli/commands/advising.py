@@ -3,12 +3,11 @@ that could be laid, ranked by what it is worth."""
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
 
-from cribcli.cli import UserError
+from cribcli.cli import Command, UserError
 from cribcli.commands.options import check_whose_crib, complete_cards, style_options
 from cribcli.rules.cards import Card, parse_cards
 from cribcli.rules.errors import CribbageError
@@ -23,7 +22,7 @@ Examples:
 """
 
 
-@click.command("discard-advice", epilog=ADVICE_EXAMPLES)
+@click.command("discard-advice", cls=Command, epilog=ADVICE_EXAMPLES)
 @click.argument("cards", nargs=-1, metavar="CARDS...", shell_complete=complete_cards)
 @click.option("--dealer", is_flag=True, help="The crib is yours.")
 @click.option("--pone", is_flag=True, help="The crib is the other player's.")
@@ -86,6 +85,8 @@ def discard_advice(
         raise UserError(str(error)) from None
     shown = advice.values[:top] if top else advice.values
     if as_json:
+        import json
+
         click.echo(json.dumps([value.as_json(advice.need) for value in shown]))
         return
     style = decide_style(sys.stdout, ascii_only=ascii_only, no_color=no_color)
@@ -105,7 +106,7 @@ Examples:
 """
 
 
-@click.command("peg-advice", epilog=PEG_EXAMPLES)
+@click.command("peg-advice", cls=Command, epilog=PEG_EXAMPLES)
 @click.argument("cards", nargs=-1, metavar="CARDS...", shell_complete=complete_cards)
 @click.option("--dealer", is_flag=True, help="The crib is yours (the other player led).")
 @click.option("--pone", is_flag=True, help="The crib is the other player's (you led).")
@@ -176,6 +177,8 @@ def peg_advice(
         raise UserError(str(error)) from None
     shown = advice.values[:top] if top else advice.values
     if as_json:
+        import json
+
         click.echo(json.dumps([lay.as_json() for lay in shown]))
         return
     style = decide_style(sys.stdout, ascii_only=ascii_only, no_color=no_color)

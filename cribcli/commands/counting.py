@@ -7,7 +7,7 @@ from typing import TextIO
 
 import click
 
-from cribcli.cli import UserError
+from cribcli.cli import Command, UserError
 from cribcli.commands.options import complete_cards, style_options
 from cribcli.rules.cards import Card, parse_cards
 from cribcli.rules.errors import CribbageError, Exit
@@ -23,7 +23,7 @@ Examples:
 """
 
 
-@click.command(epilog=SCORE_EXAMPLES)
+@click.command(cls=Command, epilog=SCORE_EXAMPLES)
 @click.argument("cards", nargs=-1, metavar="CARDS...", shell_complete=complete_cards)
 @click.option(
     "-s",

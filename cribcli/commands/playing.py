@@ -8,18 +8,20 @@ from typing import TextIO
 
 import click
 
-from cribcli.cli import DataError
+from cribcli.cli import Command, DataError
 from cribcli.commands.options import (
-    MOVE_TIME_OPTION,
-    OBJECTIVE_OPTION,
-    check_engine,
     check_name,
     check_seed,
     confirm,
     game_input_options,
+    style_options,
+)
+from cribcli.commands.seating import (
+    MOVE_TIME_OPTION,
+    OBJECTIVE_OPTION,
+    check_engine,
     level_named,
     level_option,
-    style_options,
 )
 from cribcli.players import LEVELS_HELP, Level, Objective
 from cribcli.protocol.referee import EngineCommand
@@ -38,7 +40,7 @@ command: hint, hand, score, log, tips, rules, undo, review, help, quit.
 """
 
 
-@click.command(epilog=PLAY_EXAMPLES)
+@click.command(cls=Command, epilog=PLAY_EXAMPLES)
 @level_option("The computer's strength (remembered)")
 @OBJECTIVE_OPTION
 @click.option(
@@ -168,7 +170,7 @@ Examples:
 """
 
 
-@click.command(epilog=DAILY_EXAMPLES)
+@click.command(cls=Command, epilog=DAILY_EXAMPLES)
 @click.option("--date", "day", metavar="YYYY-MM-DD", help="Play a past day's deal.")
 @click.option("--share", is_flag=True, help="Print only the one-line result of the day's game.")
 @click.option("--muggins", is_flag=True, help="Count your own hands; missed points are taken.")

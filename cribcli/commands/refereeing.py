@@ -10,12 +10,13 @@ from pathlib import Path
 
 import click
 
-from cribcli.commands.options import (
+from cribcli.cli import Command
+from cribcli.commands.options import check_seed
+from cribcli.commands.seating import (
     MOVE_TIME_OPTION,
     OBJECTIVE_OPTION,
     SCHEDULER_OPTION,
     check_player,
-    check_seed,
     complete_player,
     level_option,
 )
@@ -34,7 +35,7 @@ Examples:
 """
 
 
-@click.command(epilog=MATCH_EXAMPLES)
+@click.command(cls=Command, epilog=MATCH_EXAMPLES)
 @click.argument("first", metavar="FIRST", callback=check_player, shell_complete=complete_player)
 @click.argument("second", metavar="SECOND", callback=check_player, shell_complete=complete_player)
 @click.option(
@@ -196,7 +197,7 @@ Examples:
 """
 
 
-@click.command(epilog=TOURNAMENT_EXAMPLES)
+@click.command(cls=Command, epilog=TOURNAMENT_EXAMPLES)
 @click.argument("players", nargs=-1, metavar="PLAYER...", shell_complete=complete_player)
 @click.option(
     "--format",
@@ -387,7 +388,7 @@ Examples:
 """
 
 
-@click.command(epilog=ENGINE_EXAMPLES)
+@click.command(cls=Command, epilog=ENGINE_EXAMPLES)
 @level_option("The computer's strength", default="hard")
 @click.option(
     "--seed", default="engine", show_default=True, callback=check_seed, help="Its choices' seed."

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cribcli.cli import UserError
+from cribcli.cli import Command, UserError
 from cribcli.commands.options import data_dir_option, style_options
 from cribcli.rules.errors import CribbageError, Exit, UsageProblem, printable
 
@@ -26,7 +26,7 @@ Examples:
 """
 
 
-@click.command(epilog=STATS_EXAMPLES)
+@click.command(cls=Command, epilog=STATS_EXAMPLES)
 @click.option("--since", metavar="YYYY-MM-DD", help="Only games played on or after this date.")
 @click.option(
     "--without-takebacks", is_flag=True, help="Leave out games in which a move was taken back."
@@ -87,7 +87,7 @@ Examples:
 """
 
 
-@click.command(epilog=REPLAY_EXAMPLES)
+@click.command(cls=Command, epilog=REPLAY_EXAMPLES)
 @click.argument("log", metavar="LOG", required=False, type=click.Path(allow_dash=True))
 @click.option("--last", is_flag=True, help="Replay the game you finished last.")
 @data_dir_option
@@ -189,7 +189,7 @@ Examples:
 """
 
 
-@click.command(epilog=VERIFY_EXAMPLES)
+@click.command(cls=Command, epilog=VERIFY_EXAMPLES)
 @click.argument("log", metavar="LOG", required=False, type=click.Path(allow_dash=True))
 @click.option("--last", is_flag=True, help="Check the game you finished last.")
 @data_dir_option
@@ -266,7 +266,7 @@ Examples:
 """
 
 
-@click.command(epilog=REVIEW_EXAMPLES)
+@click.command(cls=Command, epilog=REVIEW_EXAMPLES)
 @click.argument("log", metavar="LOG", required=False, type=click.Path(allow_dash=True))
 @click.option("--last", is_flag=True, help="Review the game you finished last.")
 @click.option(

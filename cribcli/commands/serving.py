@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from cribcli.cli import Command
 from cribcli.commands.options import data_dir_option
 from cribcli.rules.errors import CribbageError, UsageProblem
 
@@ -23,7 +24,7 @@ and its editor's key pipe), and the line editor watches them with select(), whic
 at descriptor 1024 (docs/serve.md)."""
 
 
-@click.command(epilog=SERVE_EXAMPLES)
+@click.command(cls=Command, epilog=SERVE_EXAMPLES)
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option(
     "--port", type=click.IntRange(0, 65535), default=2222, show_default=True, help="The port."

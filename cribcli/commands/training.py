@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from cribcli.cli import Command
 from cribcli.commands.options import check_seed, data_dir_option, style_options
 
 LINE_LIMIT = 200
@@ -55,7 +56,7 @@ def ask_line(question: str) -> str | None:
     raise CribbageError(f"that line is too long: at most {LINE_LIMIT} characters")
 
 
-@click.command(epilog=QUIZ_EXAMPLES)
+@click.command(cls=Command, epilog=QUIZ_EXAMPLES)
 @click.option("--date", "day", metavar="YYYY-MM-DD", help="A past day's problems.")
 @click.option("--count", "counting", is_flag=True, help="The counting drill: ten hands, timed.")
 @click.option(
@@ -124,7 +125,7 @@ Examples:
 """
 
 
-@click.command(epilog=TRAIN_EXAMPLES)
+@click.command(cls=Command, epilog=TRAIN_EXAMPLES)
 @click.option(
     "--kind",
     type=click.Choice(["throw", "lay", "count"]),

@@ -8,7 +8,6 @@ Unicode form is a rendering choice made by the UI.
 from __future__ import annotations
 
 import re
-import struct
 from collections.abc import Callable, Iterable, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -180,10 +179,6 @@ def deck() -> list[Card]:
     return [_CARDS_BY_KEY[(rank, suit)] for suit in Suit for rank in range(1, 14)]
 
 
-_FOUR_NUMBERS = struct.Struct(">4Q")
-"""A block (a SHA-256 digest) read as four big-endian unsigned 64-bit integers."""
-
-
 class SeededStream:
     """A random stream that gives the same numbers on every Python version and platform.
 
@@ -209,7 +204,7 @@ class SeededStream:
         if not self._buffer:
             digest = _sha256()(self._key + b"/" + self._block.to_bytes(8, "big")).digest()
             self._block += 1
-            self._buffer = list(_FOUR_NUMBERS.unpack(digest))
+            self._buffer = list(_four_numbers().unpack(digest))
             self._buffer.reverse()
         return self._buffer.pop()
 
@@ -266,3 +261,12 @@ def _sha256() -> Callable[[bytes], Any]:
     import hashlib
 
     return hashlib.sha256
+
+
+@cache
+def _four_numbers() -> Any:
+    """A block (a SHA-256 digest) read as four big-endian unsigned 64-bit integers
+    (``struct``, loaded at the first draw as hashlib is)."""
+    import struct
+
+    return struct.Struct(">4Q")

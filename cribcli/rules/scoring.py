@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from itertools import combinations, combinations_with_replacement, pairwise, product
@@ -425,8 +424,7 @@ class PegKind(Enum):
     MUGGINS = "muggins"
 
 
-@dataclass(frozen=True, slots=True)
-class PegItem:
+class PegItem(NamedTuple):
     """Points pegged in the play, with their reason."""
 
     kind: PegKind

@@ -8,7 +8,6 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from cribcli.review.grading import KINDS, Grade
 from cribcli.rules.cards import Card
 from cribcli.rules.errors import printable
 from cribcli.rules.scoring import COUNT_LIMIT, ShowItem
@@ -17,6 +16,7 @@ from cribcli.ui.render import PLAIN, WIDE, Style, fit, possessive, seen_len
 if TYPE_CHECKING:
     from cribcli.record.log import GameInfo
     from cribcli.review.coach import Decision, ForTheWin, LayValue, PegAdvice, Review
+    from cribcli.review.grading import Grade
     from cribcli.review.luck import Luck
     from cribcli.rules.analysis import Advice, DiscardValue
     from cribcli.rules.reasons import LayWhy, ThrowWhy
@@ -168,6 +168,8 @@ def review_summary_lines(review: Review) -> list[str]:
 
 def grade_line(grade: Grade) -> str:
     """``Accuracy 84.3, club player: 0.17 points lost a decision (throws 0.01, lays 0.24).``"""
+    from cribcli.review.grading import KINDS
+
     kinds = ", ".join(
         f"{kind}s {grade.error_rate(kind):.2f}"
         for kind, n in zip(KINDS, grade.decisions, strict=True)

@@ -11,8 +11,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 from cribcli.rules.cards import Card
 from cribcli.rules.errors import printable
@@ -32,9 +31,9 @@ _FAINT = "2"
 _SUIT_TEST = "\u2660\u2661\u2662\u2663\u2664\u2665\u2666\u2667"
 
 
-@dataclass(frozen=True, slots=True)
-class Style:
-    """How text is drawn: Unicode suit symbols or ASCII letters, colour or none."""
+class Style(NamedTuple):
+    """How text is drawn: Unicode suit symbols or ASCII letters, colour or none. (A named
+    tuple, not a dataclass: ``cribbage score`` starts without making one.)"""
 
     unicode: bool = False
     color: bool = False
