@@ -117,7 +117,7 @@ import sys, time
 from pathlib import Path
 from typing import Any
 from cribcli.club.database import AdjournedGame, Club, digest_of
-from cribcli.record.log import loads
+from cribcli.record.reader import loads
 club = Club(Path(sys.argv[1]))
 for n, path in enumerate(sorted(Path(sys.argv[2]).glob("*.toml"))):
     text = path.read_text(encoding="utf-8")
