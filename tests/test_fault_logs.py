@@ -82,7 +82,7 @@ SHAPES = {
     "NUL bytes": swap("\n", "\n\x00", 5),
     "a byte-order mark": "\ufeff" + TWO,
     "a format of '1'": swap("format = 1", 'format = "1"'),
-    "a format of 3": swap("format = 1", "format = 3"),
+    "a format of 4": swap("format = 1", "format = 4"),
     "no rounds table": TWO.split("[[rounds]]")[0],
     "seats not tables": swap('{ name = "Ann"', '"Ann", { name = "Ann"'),
     "a player who is a robot": swap('player = "computer"', 'player = "robot"', 1),

@@ -17,6 +17,7 @@ from cribcli.record.replay import verify
 from cribcli.record.session import run_game
 from cribcli.rules.cards import seed_digest
 from cribcli.rules.engine import Rules
+from cribcli.rules.errors import CribbageError
 from tests.conftest import Run
 
 LOGS = Path(__file__).parent / "logs"
@@ -45,20 +46,45 @@ def played(seed: int | str, players: int = 2) -> str:
 def test_every_game_written_records_its_promise_and_is_fair(players: int) -> None:
     text = played(7, players)
     digest = "sha256:7902699be42c8a8e46fbbb4501726517e86b22c56a189f7625a6da49081b2451"
-    assert f'commitment = "{digest}"' in text
-    assert verify(loads(text)) == []
+    assert f'commitment = "{digest}"' in text and "format = 3\n" in text
+    assert verify(loads(text)) == ([], True)
+    assert verify(loads(text)).fair is True
 
 
-@pytest.mark.parametrize("name", sorted(path.name for path in LOGS.glob("*.toml")))
-def test_the_older_logs_are_fair_too(name: str) -> None:
+FINISHED = sorted(path.name for path in LOGS.glob("*.toml") if path.name != "stops-mid-game.toml")
+
+
+@pytest.mark.parametrize("name", FINISHED)
+def test_the_older_logs_are_the_seed_s_deal_but_cannot_be_checked(name: str) -> None:
     log = loads((LOGS / name).read_text(encoding="utf-8"))
-    assert log.info.commitment is None  # written before logs kept the promise
-    assert verify(log) == []
+    assert log.info.commitment is None and log.format < 3  # from before the promise
+    assert verify(log) == ([], False)
+    assert verify(log).fair is None  # the cards are the seed's, the seed unpromised
+
+
+def test_a_log_that_lost_its_promise_is_not_fair() -> None:
+    """Whoever deals from a seed of their choosing and drops the promise does not pass."""
+    text = played(7)
+    dropped = "".join(line for line in text.splitlines(True) if not line.startswith("commitment"))
+    verdict = verify(loads(dropped))
+    assert verdict.fair is False and not verdict.promised
+    assert verdict.differences == [
+        "the log records no promise of its deal, but its format (3) always does: the seed "
+        "could have been chosen after the deal"
+    ]
+    older = dropped.replace("format = 3\n", "format = 2\n")
+    assert verify(loads(older)).fair is None  # passed off as older: still not fair
+
+
+def test_a_game_not_over_is_not_checked() -> None:
+    text = (LOGS / "stops-mid-game.toml").read_text(encoding="utf-8")
+    with pytest.raises(CribbageError, match="the game is not over"):
+        verify(loads(text))
 
 
 def test_a_changed_seed_breaks_the_promise_and_every_deal() -> None:
     text = played(7).replace("seed = 7\n", "seed = 8\n")
-    found = verify(loads(text))
+    found = verify(loads(text)).differences
     assert found[0].startswith("the seed 8 has the digest sha256:2c624232cdd221771294dfbb310aca00")
     assert "not the one promised before the first deal, sha256:7902699be42c" in found[0]
     dealt = re.compile(r"round 1: seat \d \(P\d\) was dealt .*, the seed deals ")
@@ -71,14 +97,14 @@ def test_a_changed_card_is_named() -> None:
     assert starter is not None
     other = "AS" if starter.group(1) != "AS" else "2S"
     changed = text.replace(starter.group(0), f'starter = "{other}"', 1)
-    assert verify(loads(changed)) == [
+    assert verify(loads(changed)).differences == [
         f"round 1: the starter is {other}, the seed's is {starter.group(1)}"
     ]
 
 
 def test_a_changed_promise_is_named() -> None:
     text = played(7).replace("7902699be42c", "000000000000")
-    (found,) = verify(loads(text))
+    (found,) = verify(loads(text)).differences
     assert "not the one promised before the first deal, sha256:000000000000" in found
 
 
@@ -104,6 +130,27 @@ def test_verify_says_fair_or_what_differs(cribbage: Run, tmp_path: Path) -> None
     assert as_json["promised"] == seed_digest(7) and as_json["digest"] == seed_digest(8)
     from_stdin = cribbage("verify", "-", stdin=played(5))
     assert from_stdin.status == 0 and from_stdin.out.startswith("Fair:")
+
+
+def test_verify_says_what_it_cannot_check_and_refuses_a_game_not_over(
+    cribbage: Run, tmp_path: Path
+) -> None:
+    log = tmp_path / "game.toml"
+    dropped = "".join(line for line in played(7).splitlines(True) if "commitment" not in line)
+    log.write_text(dropped, encoding="utf-8")
+    lost = cribbage("verify", str(log))
+    assert lost.status == 1 and lost.out.startswith("Not fair: 1 thing differs")
+    said = json.loads(cribbage("verify", str(log), "--json").out)
+    assert said["fair"] is False and said["promised"] is False
+    older = cribbage("verify", str(LOGS / "2-players.toml"))
+    assert older.status == 3 and older.out.startswith("Cannot be checked: every card of its")
+    said = json.loads(cribbage("verify", str(LOGS / "2-players.toml"), "--json").out)
+    assert said["fair"] is None and said["promised"] is False
+    going = cribbage("verify", str(LOGS / "stops-mid-game.toml"))
+    assert going.status == 1 and going.out == "" and going.err.count("\n") == 1
+    assert "the game is not over" in going.err
+    seed = loads((LOGS / "stops-mid-game.toml").read_text(encoding="utf-8")).info.seed
+    assert f"seed = {seed}" not in going.err and "Seed:" not in going.err
 
 
 def test_verify_refuses_what_is_not_a_log(cribbage: Run, tmp_path: Path) -> None:

@@ -201,11 +201,13 @@ def verify(log: str | None, last: bool, data_dir: str | None, as_json: bool) -> 
     game ends it shows the seed. This checks the seed against the digest the log recorded,
     deals every card again from the seed (the cut for deal, each hand, the crib's card at
     three, each starter) and compares them with the log's, then the rest of the game
-    through the rules. It says "fair", or exactly what differs (exit status 1). Compare
-    the digest it prints with the one you were shown.
+    through the rules. It says "fair", or exactly what differs (exit status 1); a log
+    written before games promised their deal cannot be checked (exit status 3). A game
+    not over is not checked: its seed is the cards still to come. Compare the digest it
+    prints with the one you were shown.
     """
     from cribcli.record.reader import loads
-    from cribcli.record.replay import verify as differences_of
+    from cribcli.record.replay import verify as check
     from cribcli.record.store import Places, latest_game
     from cribcli.rules.cards import seed_digest
     from cribcli.services.games import read_log_text
@@ -226,32 +228,44 @@ def verify(log: str | None, last: bool, data_dir: str | None, as_json: bool) -> 
     except CribbageError as error:
         raise CribbageError(f"{log}: {error}") from None
     info = game.info
-    found_differences = differences_of(game)
+    try:
+        verdict = check(game)
+    except CribbageError as error:
+        raise CribbageError(f"{log}: {error}") from None
     digest = seed_digest(info.seed)
     if as_json:
-        verdict = {
-            "fair": not found_differences,
+        said = {
+            "fair": verdict.fair,
             "seed": info.seed,
             "digest": digest,
-            "promised": info.commitment,
+            "promised": info.commitment or False,
             "rounds": len(game.rounds),
-            "differences": found_differences,
+            "differences": verdict.differences,
         }
-        click.echo(json.dumps(verdict))
+        click.echo(json.dumps(said))
     else:
         rounds = f"{len(game.rounds)} round{'s' if len(game.rounds) != 1 else ''}"
-        if not found_differences:
+        if verdict.fair:
             click.echo(f"Fair: every card of its {rounds} is the seed's deal.")
+        elif verdict.fair is None:
+            click.echo(
+                f"Cannot be checked: every card of its {rounds} is the seed's deal, but the "
+                "log is from before games promised their deal, so the seed could have been "
+                "chosen after it."
+            )
         else:
-            many = len(found_differences)
+            many = len(verdict.differences)
             things = f"{many} thing{'s' if many != 1 else ''}"
-            click.echo(f"Not fair: {things} differ from the seed's deal.")
-            for line in found_differences:
+            differ = "differs" if many == 1 else "differ"
+            click.echo(f"Not fair: {things} {differ} from the seed's deal.")
+            for line in verdict.differences:
                 click.echo(f"  {printable(line)}")  # (names and cards come from the log)
         click.echo(f"Seed:   {printable(str(info.seed))}")
-        promised = "" if info.commitment else " (an older log: no promise was recorded)"
+        promised = "" if info.commitment else " (the seed's: no promise was recorded)"
         click.echo(f"Digest: {info.commitment or digest}{promised}")
-    if found_differences:
+    if verdict.fair is None:
+        click.get_current_context().exit(Exit.UNCHECKED)
+    if not verdict.fair:
         click.get_current_context().exit(Exit.DATA)
 
 

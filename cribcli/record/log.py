@@ -41,12 +41,17 @@ from cribcli.rules.events import (
     StarterCut,
 )
 
-FORMAT = 2
+FORMAT = 3
 """The version of the log format this code writes."""
-READS = (1, 2)
+READS = (1, 2, 3)
 """The versions it reads. Format 1 let the winner's score run past the target (a 24 hand
 at 120 ended the game at 144); format 2 stops it at the target, as the rules do. A format
-1 log is read with its final scores stopped at the target: nothing else differs."""
+1 log is read with its final scores stopped at the target: nothing else differs. Format 3
+always records the promise of the deal (``commitment``), which format 2 logs written
+before promises were kept lack."""
+PROMISED_FROM = 3
+"""The first format whose every log records the promise of its deal: one of it without the
+promise has lost it (``cribbage verify`` says it is not fair)."""
 
 LOG_LIMIT = 1 << 20
 """The most bytes a log may hold (1 MiB). A game to 121 takes about 10 KB; a file bigger
@@ -148,6 +153,10 @@ class GameInfo:
     """The deals these seats showed in the games before this one (of a match, at a
     table), the last :data:`EARLIER_LIMIT`: the computer reads the others' habits from
     them as from this game's (:func:`carried`)."""
+    tournament: str | None = None
+    """For a tournament's game: the digest (``sha256:``) of the description of the
+    tournament it was played for (its folder's ``tournament.toml``), so that a resumed
+    tournament knows its logs are its own."""
 
     def __post_init__(self) -> None:
         if len(self.earlier) > EARLIER_LIMIT:
@@ -206,6 +215,8 @@ class GameLog:
     info: GameInfo
     rounds: tuple[RoundRecord, ...]
     result: Result | None
+    format: int = FORMAT
+    """The format it was written in (:data:`READS`)."""
 
 
 def _table(record: RoundRecord | Result | Seat) -> dict[str, Any]:
@@ -231,6 +242,8 @@ def log_document(info: GameInfo, events: Iterable[Event]) -> dict[str, Any]:
         doc["started"] = info.started
     if info.label:
         doc["label"] = info.label
+    if info.tournament:
+        doc["tournament"] = info.tournament
     if info.takebacks:
         doc["takebacks"] = info.takebacks
     if info.clock is not None:

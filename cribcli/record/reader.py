@@ -147,12 +147,13 @@ def loads(text: str) -> GameLog:
         started=_short_text(doc, "started"),
         label=_short_text(doc, "label"),
         takebacks=_takebacks(doc),
-        commitment=_commitment(doc),
+        commitment=_digest(doc, "commitment"),
         clock=_clock(doc),
         timeouts=_timeouts(doc),
         earlier=_earlier(doc, rules),
+        tournament=_digest(doc, "tournament"),
     )
-    return GameLog(info, rounds, result)
+    return GameLog(info, rounds, result, fmt)
 
 
 def _clock(doc: dict[str, Any]) -> int | None:
@@ -178,12 +179,13 @@ def _timeouts(doc: dict[str, Any]) -> tuple[int, ...]:
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 
 
-def _commitment(doc: dict[str, Any]) -> str | None:
-    value = doc.get("commitment")
+def _digest(doc: dict[str, Any], key: str) -> str | None:
+    """An optional digest of the log's top (``commitment``, ``tournament``)."""
+    value = doc.get(key)
     if value is None:
         return None
     if not isinstance(value, str) or not _DIGEST.fullmatch(value):
-        raise LogError("the log: `commitment` is `sha256:` and 64 hexadecimal digits")
+        raise LogError(f"the log: `{key}` is `sha256:` and 64 hexadecimal digits")
     return value
 
 

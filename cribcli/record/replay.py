@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from cribcli.record.log import (
+    PROMISED_FROM,
     GameInfo,
     GameLog,
     LogError,
@@ -238,15 +240,46 @@ def _check_result(log: GameLog, state: State, events: Sequence[Event]) -> None:
     _expect("result", "the seat that forfeits is", log.result.forfeit, over.forfeit)
 
 
-def verify(log: GameLog) -> list[str]:
-    """Whether the log's deals are its seed's: what differs, each in a line (none: the
-    deal was fair). The seed's digest against the one promised before the first card;
-    then every card dealt, the crib's card at three and each starter, dealt again from
-    the seed; then, if the cards are the seed's, the rest of the game through the rules
-    (:func:`replay`)."""
+class Verdict(NamedTuple):
+    """What ``cribbage verify`` finds of a finished game's log."""
+
+    differences: list[str]
+    """What differs from the seed's deal (or the rules), each in a line."""
+    promised: bool
+    """Whether the log records the promise shown before the first card."""
+
+    @property
+    def fair(self) -> bool | None:
+        """True: every card is the promised seed's; False: something differs, or a log
+        that must record the promise has lost it; None: it cannot be checked (a log from
+        before games promised their deal, its cards the seed's: the seed could have been
+        chosen after the deal)."""
+        if self.differences:
+            return False
+        return True if self.promised else None
+
+
+def verify(log: GameLog) -> Verdict:
+    """Whether a finished game's deals are its seed's, the seed the one promised before
+    the first card: the seed's digest against the promise; every card dealt, the crib's
+    card at three and each starter, dealt again from the seed; then, if the cards are the
+    seed's, the rest of the game through the rules (:func:`replay`). A log of a format that
+    records the promise (:data:`PROMISED_FROM`) and has none is not fair: whoever dealt
+    could have chosen the seed. Raises CribbageError for a game not over: its seed says
+    every card still to come."""
     info = log.info
+    if log.result is None:
+        raise CribbageError(
+            "the game is not over: only a finished game is checked (until it ends, its "
+            "seed is the cards still to come)"
+        )
     found = []
     digest = seed_digest(info.seed)
+    if info.commitment is None and log.format >= PROMISED_FROM:
+        found.append(
+            f"the log records no promise of its deal, but its format ({log.format}) always "
+            "does: the seed could have been chosen after the deal"
+        )
     if info.commitment is not None and info.commitment != digest:
         found.append(
             f"the seed {info.seed!r} has the digest {digest}, not the one promised before "
@@ -265,7 +298,7 @@ def verify(log: GameLog) -> list[str]:
             replay(log)
         except LogError as error:
             found.append(f"the cards are the seed's, but the game is not: {error}")
-    return found
+    return Verdict(found, info.commitment is not None)
 
 
 def _deal_differences(record: RoundRecord, info: GameInfo) -> list[str]:

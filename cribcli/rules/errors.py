@@ -40,6 +40,8 @@ class Exit(IntEnum):
     DATA = 1
     """Bad data, or a game that could not be kept where it belongs."""
     USAGE = 2
+    UNCHECKED = 3
+    """``verify``: a log from before games promised their deal, which cannot be checked."""
     INTERRUPTED = 130
     """Ctrl-C (SIGINT): 128 + 2."""
 
