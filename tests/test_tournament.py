@@ -201,7 +201,7 @@ def test_a_tournament_killed_part_way_is_carried_on_to_the_same_result(
     assert all(after[name] == kept for name, kept in before.items())  # none played again
     assert len(after) > len(before)
     refused = cribbage("tournament", "easy", "hard", "--resume", str(folder))
-    assert refused.status == 2 and "only --resume" in refused.err
+    assert refused.status == 2 and "not the tournament's: it is `easy`, `normal`" in refused.err
 
 
 def _first_seat_wins(
@@ -283,3 +283,122 @@ def test_the_report_as_a_person_reads_it(cribbage: Run, snapshot: SnapshotAssert
     )  # fmt: skip
     assert shown.status == 0, shown.err
     assert shown.out == snapshot
+
+
+# --- a resume folder is checked before anything is played -------------------------------
+
+ROUND = ("easy", "normal", "--games", "2", "--short", "--seed", "3")
+
+
+def _digests(folder: Path) -> dict[str, str]:
+    """Every file of the folder, by name: its bytes' SHA-256."""
+    import hashlib
+
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}
+
+
+def _folder(cribbage: Run, folder: Path, *more: str) -> None:
+    done = cribbage("tournament", *ROUND, *more, "--log-dir", str(folder), "--json")
+    assert done.status == 0, done.err
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+FIRST = "round-robin-01-02-game-00000.toml"
+
+
+@pytest.mark.parametrize("edit", ["the seed", "a player", "another tournament's log", "a seat"])
+def test_a_resume_folder_that_is_not_its_description_is_refused_and_left_as_it_was(
+    cribbage: Run, tmp_path: Path, edit: str
+) -> None:
+    """Its seed edited, a player changed, a log of another tournament put in, a log's
+    seat changed: the resume lists what differs, plays nothing, changes no file."""
+    folder = tmp_path / "t"
+    _folder(cribbage, folder)
+    described = folder / "tournament.toml"
+    if edit == "the seed":
+        _edit(described, "seed = 3", "seed = 4")
+    elif edit == "a player":
+        _edit(described, '"easy"', '"hard"')
+    elif edit == "another tournament's log":
+        other = tmp_path / "other"
+        done = cribbage("tournament", "easy", "normal", "--games", "2", "--short", "--seed",
+                        "3", "--duplicate", "--log-dir", str(other))  # fmt: skip
+        assert done.status == 0, done.err
+        (folder / FIRST).write_bytes((other / FIRST).read_bytes())
+    else:
+        _edit(folder / FIRST, 'level = "easy"', 'level = "hard"')
+    before = _digests(folder)
+    refused = cribbage("tournament", "--resume", str(folder))
+    assert refused.status == 1 and refused.out == ""
+    headline, *listed = refused.err.splitlines()
+    assert "from the tournament its tournament.toml describes" in headline
+    assert "nothing was played, and nothing changed" in headline
+    assert listed and all(line.startswith("  round-robin-01-02-game-0000") for line in listed)
+    expected = {
+        "the seed": "dealt from the seed `3/1 v 2/match 0`, the tournament deals it from `4/",
+        "a player": "played for another tournament.toml",
+        "another tournament's log": "played for another tournament.toml",
+        "a seat": "seat 0 is `hard`, the tournament has `easy` there",
+    }[edit]
+    assert any(expected in line for line in listed), listed
+    assert _digests(folder) == before
+
+
+def test_a_resume_runs_no_program_the_folder_names_unless_told(
+    cribbage: Run, tmp_path: Path
+) -> None:
+    """A player changed to a program: the resume names it and runs nothing; named on the
+    command line, or trusted, the folder's logs still do not fit it, and nothing runs."""
+    folder = tmp_path / "t"
+    _folder(cribbage, folder)
+    marker = tmp_path / "MARKER"
+    program = f"engine:touch {marker}"
+    _edit(folder / "tournament.toml", '"normal"', json.dumps(program))
+    before = _digests(folder)
+    refused = cribbage("tournament", "--resume", str(folder))
+    assert refused.status == 1 and f"`{program}`" in refused.err
+    assert "--trust-engines" in refused.err and refused.err.count("\n") == 1
+    for more in (["easy", program], ["--trust-engines"]):
+        again = cribbage("tournament", "--resume", str(folder), *more)
+        assert again.status == 1 and "seat 1 is `normal`" in again.err, again.err
+    wrong = cribbage("tournament", "--resume", str(folder), "easy", "hard")
+    assert wrong.status == 2 and "not the tournament's" in wrong.err
+    assert not marker.exists() and _digests(folder) == before
+
+
+def test_a_damaged_log_is_set_aside_and_its_game_played_again(
+    cribbage: Run, tmp_path: Path
+) -> None:
+    whole = cribbage("tournament", *ROUND, "--json")
+    folder = tmp_path / "t"
+    _folder(cribbage, folder)
+    broken = (folder / FIRST).read_bytes()[:-200]
+    (folder / FIRST).write_bytes(broken)
+    carried = cribbage("tournament", "--resume", str(folder), "--json")
+    assert carried.status == 0, carried.err
+    assert json.loads(carried.out) == json.loads(whole.out)
+    (kept,) = folder.glob(f"{FIRST}.damaged-*")
+    assert kept.read_bytes() == broken  # kept as it was, under another name
+    assert (folder / FIRST).read_bytes() != broken  # and its game played again
+
+
+def test_a_resume_runs_the_folder_s_programs_when_named_or_trusted(
+    cribbage: Run, tmp_path: Path
+) -> None:
+    bot = f"engine:{sys.executable} {Path(__file__).parents[1] / 'examples' / 'simple_bot.py'}"
+    args = ("easy", bot, "--games", "2", "--short", "--seed", "5")
+    whole = cribbage("tournament", *args, "--json")
+    assert whole.status == 0, whole.err
+    folder = tmp_path / "t"
+    assert cribbage("tournament", *args, "--log-dir", str(folder)).status == 0
+    last = folder / "round-robin-01-02-game-00001.toml"
+    for how in (["easy", bot], ["--trust-engines"]):
+        last.unlink()
+        carried = cribbage("tournament", "--resume", str(folder), *how, "--json")
+        assert carried.status == 0, carried.err
+        assert json.loads(carried.out) == json.loads(whole.out) and last.exists()

@@ -20,7 +20,7 @@ from cribcli.commands.seating import (
     complete_player,
     level_option,
 )
-from cribcli.rules.errors import CribbageError, Exit, UsageProblem
+from cribcli.rules.errors import CribbageError, Exit, UsageProblem, printable
 from cribcli.rules.targets import MATCH_LENGTHS, TOURNAMENT_GAMES
 
 MATCH_EXAMPLES = """\b
@@ -243,6 +243,11 @@ Examples:
     metavar="DIR",
     help="Carry on the tournament whose --log-dir was DIR, playing only what it had not.",
 )
+@click.option(
+    "--trust-engines",
+    is_flag=True,
+    help="With --resume: run the programs DIR names without naming them again.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def tournament(
     players: tuple[str, ...],
@@ -259,6 +264,7 @@ def tournament(
     sandbox: bool,
     log_dir: str | None,
     resume: str | None,
+    trust_engines: bool,
     as_json: bool,
 ) -> None:
     """Play a tournament of 2 to 64 players and report it.
@@ -273,7 +279,12 @@ def tournament(
     report gives the crosstable, the standings with the tie-break that decided each
     place, the bracket, and each player's rating (Elo, against the field's average) with
     its 95% interval, fitted to every game. With --log-dir, a stopped tournament is
-    carried on with --resume DIR: no finished game is played again.
+    carried on with --resume DIR: no finished game is played again. A resume checks the
+    folder first: every log must be a game of the tournament DIR describes (its seed,
+    rules and seats), or nothing is played and nothing changes (exit status 1); a log
+    that cannot be read is set aside and its game played again. Programs (engine:CMD) the
+    folder names are run only if the same players are named after --resume DIR, or with
+    --trust-engines.
     """
     from dataclasses import replace
 
@@ -286,23 +297,32 @@ def tournament(
         Tournament,
         TournamentSetup,
         local_play,
-        resumed,
         run_tournament,
-        start_folder,
     )
     from cribcli.services.tournament import as_json as json_of
+    from cribcli.services.tournament_folder import NotThisTournament, resumed, start_folder
     from cribcli.ui.console import progress
     from cribcli.ui.reports import tournament_lines
     from cribcli.ui.signals import Stopped, stopped_by_signals
 
     folder = resume or log_dir
     if resume is not None:
-        if players or (log_dir and os.path.realpath(log_dir) != os.path.realpath(resume)):
+        if log_dir and os.path.realpath(log_dir) != os.path.realpath(resume):
             raise UsageProblem(
-                "with --resume, the players and the games are the stopped tournament's: "
-                "give only --resume DIR (and --jobs, --scheduler, --json)"
+                "with --resume, the games are the stopped tournament's: give --resume DIR "
+                "and its players if you like (and --jobs, --scheduler, --json)"
             )
-        carried = resumed(Path(resume))
+        try:
+            named = tuple(checked(player) for player in players)
+        except CribbageError as error:
+            raise click.BadParameter(str(error), param_hint="PLAYER") from None
+        try:
+            carried = resumed(Path(resume), named, trust_engines=trust_engines)
+        except NotThisTournament as refused:  # the headline, then what differs
+            click.echo(f"cribbage: {printable(str(refused))}", err=True)
+            for line in refused.differences:
+                click.echo(f"  {line}", err=True)
+            click.get_current_context().exit(Exit.DATA)
         # With a sandbox, its engines must not see the logs (a twin game's deal) either.
         hidden = _hidden(carried.setup.players, carried.setup.sandbox, resume)
         carried.setup = setup = replace(carried.setup, hidden=hidden)
@@ -339,7 +359,7 @@ def tournament(
             hidden,
         )
         if log_dir is not None:
-            start_folder(setup, Path(log_dir))
+            setup = start_folder(setup, Path(log_dir))
         carried = Tournament(setup)
     if scheduler is None:  # (on a cluster the workers' programs are not to be seen here)
         from cribcli.protocol.referee import EngineCommand

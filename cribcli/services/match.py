@@ -116,6 +116,8 @@ class Setup:
     """Games come in matches of this many (1: each game on its own)."""
     name: str = ""
     """In a tournament, the match's name: what its logs' names begin with."""
+    tournament: str | None = None
+    """In a tournament, the digest of its description, written in each game's log."""
 
     def __post_init__(self) -> None:
         for spec in self.players:
@@ -161,9 +163,13 @@ class Setup:
         seed = game_seed(self.seed, index)
         if game is not None:
             seed += f"/game {game}"
-        if self.engines_in(self.players):
-            return hashlib.sha256(seed.encode()).hexdigest()[:24]
-        return seed
+        return hidden_seed(seed) if self.engines_in(self.players) else seed
+
+
+def hidden_seed(seed: str) -> str:
+    """A game's seed when a program plays it: a digest of the seed of a game between
+    levels, so that the one seen in its log gives away no other game's cards."""
+    return hashlib.sha256(seed.encode()).hexdigest()[:24]
 
 
 def check_player(spec: str) -> str:
@@ -288,7 +294,9 @@ def _game(
     for seat, engine in engines.items():  # another program outside a sandbox at the table?
         engine.rival_outside = not setup.sandbox and any(other != seat for other in engines)
     label = f"match game {index}" if setup.best_of == 1 else f"match {index} game {number + 1}"
-    info = GameInfo(rules, tuple(seats), seed, label=label, earlier=earlier)
+    info = GameInfo(
+        rules, tuple(seats), seed, label=label, earlier=earlier, tournament=setup.tournament
+    )
     players = [
         EnginePlayer(engines[seat], info, seat) if seat in engines else _computer(spec, seed, seat)
         for seat, spec in enumerate(specs)

@@ -19,6 +19,8 @@ games (:func:`ratings_of`: a Bradley-Terry fit, as BayesElo and Ordo make).
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import math
 import tomllib
 from collections.abc import Callable, Iterable, Sequence
@@ -28,11 +30,12 @@ from typing import Any
 
 import tomli_w
 
+from cribcli.players import Objective
 from cribcli.protocol.referee import MOVE_TIME, EngineCommand, stop_all
-from cribcli.record.log import LOG_LIMIT
+from cribcli.record.log import LOG_LIMIT, Seat
 from cribcli.record.reader import loads
 from cribcli.record.replay import replay
-from cribcli.record.store import StoreError, read_text, reason, write_atomic
+from cribcli.record.store import read_text, set_aside
 from cribcli.rules.errors import CribbageError
 from cribcli.rules.targets import FULL_GAME, MATCH_LENGTHS, MOVE_TIMES, TARGETS, TOURNAMENT_GAMES
 from cribcli.services.match import (
@@ -43,6 +46,7 @@ from cribcli.services.match import (
     VoidGame,
     carrying,
     check_player,
+    level_of,
     log_name,
     summary_of,
     unit_over,
@@ -73,6 +77,9 @@ class TournamentSetup:
     move_time: float = MOVE_TIME
     sandbox: bool = False
     hidden: tuple[str, ...] = ()
+    described: str | None = None
+    """The digest of its description as its folder keeps it (:attr:`digest` is that of
+    :meth:`as_toml` when there is none): each game's log carries it."""
 
     def __post_init__(self) -> None:
         if not FEWEST <= len(self.players) <= MOST:
@@ -101,6 +108,12 @@ class TournamentSetup:
             names.append(name)
         return tuple(names)
 
+    @property
+    def digest(self) -> str:
+        """What each game's log says of the tournament it was played for: ``sha256:`` and
+        the SHA-256 of its description (its folder's ``tournament.toml``)."""
+        return self.described or description_digest(self.as_toml())
+
     def pair(self, first: int, second: int) -> Setup:
         """The round-robin match between players ``first`` and ``second``."""
         return Setup(
@@ -112,6 +125,7 @@ class TournamentSetup:
             self.sandbox,
             self.hidden,
             name=f"round-robin-{first + 1:02}-{second + 1:02}-",
+            tournament=self.digest,
         )
 
     def knockout(self, round_number: int, slot: int, players: tuple[int, int]) -> Setup:
@@ -126,6 +140,7 @@ class TournamentSetup:
             self.hidden,
             best_of=self.best_of,
             name=f"knockout-{round_number}-{slot + 1:02}-",
+            tournament=self.digest,
         )
 
     def as_toml(self) -> str:
@@ -184,6 +199,11 @@ class TournamentSetup:
             )
         except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, RecursionError):
             raise CribbageError(f"{SETUP_FILE} does not say what tournament it is") from None
+
+
+def description_digest(text: str) -> str:
+    """The digest of a tournament's description: ``sha256:`` and its text's SHA-256."""
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 
 # --- the games ------------------------------------------------------------------------
@@ -534,37 +554,13 @@ def local_play(jobs: int = 1, scheduler: str | None = None) -> Play:
     return play
 
 
-# --- a tournament's folder -------------------------------------------------------------
-
-
-def start_folder(setup: TournamentSetup, folder: Path) -> None:
-    """A new tournament's log folder: made, its setup written. Raises StoreError if it
-    cannot be, or if it holds a tournament already (``--resume`` carries that on)."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        if (folder / SETUP_FILE).exists():
-            raise StoreError(
-                f"{folder} holds a tournament already: `--resume {folder}` carries it on"
-            )
-        write_atomic(folder / SETUP_FILE, setup.as_toml())
-    except OSError as error:
-        raise StoreError(f"cannot use the folder {folder} ({reason(error)})") from None
-
-
-def resumed(folder: Path, hidden: tuple[str, ...] = ()) -> Tournament:
-    """A tournament carried on from its log folder: its setup, and every game it logged
-    (each read back from its log as its stage is reached, never played again). Raises
-    CribbageError if the folder holds no tournament."""
-    text = read_text(folder / SETUP_FILE, SETUP_LIMIT, follow_links=False)
-    if text is None:
-        raise CribbageError(f"{folder} holds no tournament ({SETUP_FILE} is not there)")
-    return Tournament(TournamentSetup.from_toml(text, hidden), logged=folder)
+# --- a tournament's folder carried on (:mod:`cribcli.services.tournament_folder`) ---------
 
 
 def _read_unit(folder: Path, results: Results, match: MatchUp, unit: int) -> int:
-    """A unit's games read back from their logs, in order, as far as they go (a log that
-    is not this game's, by its seed, is not counted: the game is played again). Returns
-    how many had no result."""
+    """A unit's games read back from their logs, in order, as far as they go. A log that
+    cannot be read, or is not this game's (its seed, its seats), is set aside, never
+    written over: the game is played again. Returns how many had no result."""
     setup = match.setup
     swapped = setup.duplicate and unit % 2 == 1
     played: list[GameSummary | VoidGame] = []
@@ -577,11 +573,14 @@ def _read_unit(folder: Path, results: Results, match: MatchUp, unit: int) -> int
             if text is None:
                 break
             log = loads(text)
-            if str(log.info.seed) != seed or len(log.info.seats) != 2:
-                break
+            specs = setup.players[::-1] if swapped else setup.players
+            if str(log.info.seed) != seed or not seats_are(log.info.seats, specs):
+                raise CribbageError("not this game's log")
             game = replay(log)
         except (CribbageError, ValueError, RecursionError):
-            break  # (played again: it is not a game)
+            with contextlib.suppress(OSError):  # (kept, not played over)
+                set_aside(path, "not-this-game")
+            break
         carries = carrying(setup, game.state.past) if game.state else ()
         played.append(summary_of(log.info, game.events, unit, swapped, number, carries))
         if unit_over(setup, played):
@@ -747,3 +746,25 @@ def as_json(tournament: Tournament) -> dict[str, object]:
         "champion": None if champion is None else champion + 1,
         "voids": tournament.voids,
     }
+
+
+def seats_are(seats: Sequence[Seat], specs: Sequence[str]) -> bool:
+    """Whether a log's seats are the players ``specs`` (levels with their objectives, or
+    engines by their commands), seat by seat."""
+    return len(seats) == len(specs) and all(
+        seat_is(seat, spec) for seat, spec in zip(seats, specs, strict=True)
+    )
+
+
+def seat_is(seat: Seat, spec: str) -> bool:
+    """Whether a log's seat is the player ``spec`` (a level and its objective, or an
+    engine by its command)."""
+    command = EngineCommand.parse(spec)
+    if command is not None:
+        return seat.player == "engine" and seat.command == command.command
+    level, objective = level_of(spec)
+    return (
+        seat.player == "computer"
+        and seat.level == level
+        and (seat.objective or Objective.WIN) == objective
+    )
