@@ -261,7 +261,7 @@ def test_two_people_play_a_whole_game_through_the_lobby(tmp_path: Path) -> None:
     for name in ("ann", "bob"):
         (log,) = filed(tmp_path, name)
         checked = loads(log.read_text(encoding="utf-8"))
-        assert verify(checked) == [] and checked.info.seed == seeds[0]  # 128 random bits
+        assert verify(checked).fair is True and checked.info.seed == seeds[0]  # 128 random bits
         assert checked.info.commitment == digests[0]
         replayed = replay(loads(log.read_text(encoding="utf-8")))
         assert [seat.name for seat in replayed.log.info.seats] == ["ann", "bob"]
@@ -449,7 +449,7 @@ def test_a_game_is_adjourned_when_all_agree_and_resumed_when_all_are_here(
     run(main())
     (log,) = filed(tmp_path, "ann")
     game = loads(log.read_text(encoding="utf-8"))
-    assert game.result is not None and verify(game) == []
+    assert game.result is not None and verify(game).fair is True
     assert not list((tmp_path / "adjourned").glob("*.toml"))
     club = Club(tmp_path / "club.db")
     assert club.adjourned() == []  # resumed: out of the index too
@@ -1096,3 +1096,35 @@ def test_the_watchdog_ends_a_server_whose_loop_is_held_up() -> None:
     assert status == 128 + signal.SIGTERM
     assert server.stderr is not None and "not stopped within 5 s" in server.stderr.read()
     assert time.monotonic() - sent >= 5.0  # it waited its time first, then ended
+
+
+@pytest.mark.slow
+def test_bytes_that_are_not_utf8_are_left_out_and_the_person_told(tmp_path: Path) -> None:
+    """A client that sends bytes that are not UTF-8 is not cut off with no word: they
+    are left out, it is told so, and what it types next is read."""
+
+    async def main() -> None:
+        async with running(tmp_path) as server:
+            connection = await door(server, "ann", KEYS["ann"])
+            process = await connection.create_process(
+                term_type="xterm", term_size=(100, 40), encoding=None
+            )
+            raw: asyncssh.SSHClientProcess[bytes] = process
+            seen = b""
+
+            async def expect(pattern: bytes) -> None:
+                nonlocal seen
+                async with asyncio.timeout(60):  # a ceiling: only a hang meets it
+                    while not re.search(
+                        pattern, _CONTROLS.sub("", seen.decode("utf-8", "replace")).encode()
+                    ):
+                        chunk = await raw.stdout.read(65536)
+                        assert chunk, seen[-2000:]
+                        seen += chunk
+
+            await expect(rb"Welcome to cribbage, ann\.")
+            raw.stdin.write(b"\xff\xfe\xc3tab\x80les\r")
+            await expect(rb"not UTF-8 text: left out")
+            await expect(rb"Here: ann\.")  # `tables`, read without the bytes
+
+    run(main())

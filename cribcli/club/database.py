@@ -28,7 +28,6 @@ from cribcli.club import ratings
 from cribcli.club.ratings import Rung, Standing, Step
 from cribcli.record.log import GameLog
 from cribcli.record.store import StoreError
-from cribcli.rules.errors import CribbageError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -81,6 +80,11 @@ CREATE TABLE IF NOT EXISTS adjourned_people (
 );
 """
 
+SCHEMA_VERSION = 1
+"""The version of :data:`SCHEMA` (SQLite's ``user_version``): a store of a later version
+was made by a newer cribbage, and is not opened. A store of version 0 is new, or was made
+before the version was kept (its tables are this version's)."""
+
 Arrival = Literal["new", "known", "taken"]
 """A name's arrival: ``new`` (held by its key from now on), ``known`` (its key's, or no
 key holds it), ``taken`` (another key's)."""
@@ -119,18 +123,50 @@ class Club:
     """The store, open. Safe to call from several threads (one at a time)."""
 
     def __init__(self, path: Path) -> None:
+        """Open the store at ``path`` (made if new), and prove it before anyone relies on
+        it: SQLite's quick check of every page, and a schema version this code knows.
+        Raises StoreError saying what is wrong (locked by another program, damaged, made
+        by a newer version, not a database), in one line."""
         self.path = path
+        self.lock = threading.Lock()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")  # (a killed process loses nothing)
-            self.db.execute("PRAGMA busy_timeout=5000")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.executescript(SCHEMA)
+        except (OSError, sqlite3.Error) as error:
+            raise StoreError(f"cannot open the club's store {path} ({error})") from None
+        try:
+            self._prove()
+        except BaseException:
+            self.db.close()
+            raise
+
+    def _prove(self) -> None:
+        db, path = self.db, self.path
+        try:
+            db.execute("PRAGMA busy_timeout=5000")
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # (a killed process loses nothing)
+            db.execute("PRAGMA foreign_keys=ON")
+            found = [" ".join(str(row[0]).split()) for row in db.execute("PRAGMA quick_check(3)")]
+            if found != ["ok"]:
+                said = "; ".join(found).removeprefix("*** in database main *** ")
+                raise StoreError(
+                    f"the club's store {path} is damaged (SQLite's check: {said[:160]}): move "
+                    "it away, and the server works it out again from the logs and the "
+                    "players' folders"
+                )
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"the club's store {path} was made by a newer cribbage (its schema is "
+                    f"version {version}, this one knows {SCHEMA_VERSION})"
+                )
+            db.executescript(SCHEMA)
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except sqlite3.Error as error:
-            raise CribbageError(f"cannot open the club's store {path} ({error})") from None
-        self.lock = threading.Lock()
+            locked = "locked" in str(error) or "busy" in str(error)
+            why = "locked by another program" if locked else "not a store that can be used"
+            raise StoreError(f"the club's store {path} is {why} ({error})") from None
 
     def close(self) -> None:
         with self._held():
@@ -288,20 +324,41 @@ class Club:
             return "new" if claim and row[0] is None else "known"
 
     def take_in(self, accounts: Iterable[Account]) -> list[str]:
-        """Accounts kept as files by an older server, taken in (one already here is left
-        as it is), in one transaction. Returns the names taken in."""
+        """Accounts kept in the players' folders, taken in where the store does not hold
+        their keys (lost with the store, or kept as files by an older server): a name not
+        here is made, a name held by another key or none is given the folder's key (the
+        folders stay the truth), in one transaction. Returns the names taken in."""
         taken = []
         with self._held(), self._transaction():
             for account in accounts:
-                found = self.db.execute(
-                    "INSERT OR IGNORE INTO accounts (person, name, key, first_seen, last_seen) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (ratings.person(account.name), account.name, account.key,
-                     account.first_seen, account.last_seen),
-                )  # fmt: skip
-                if found.rowcount:
-                    taken.append(account.name)
+                person = ratings.person(account.name)
+                row = self.db.execute(
+                    "SELECT key FROM accounts WHERE person = ?", (person,)
+                ).fetchone()
+                if row is None:
+                    self.db.execute(
+                        "INSERT INTO accounts (person, name, key, first_seen, last_seen) "
+                        "VALUES (?, ?, ?, ?, ?)",
+                        (person, account.name, account.key, account.first_seen,
+                         account.last_seen),
+                    )  # fmt: skip
+                elif row[0] != account.key:
+                    self.db.execute(
+                        "UPDATE accounts SET key = ? WHERE person = ?", (account.key, person)
+                    )
+                else:
+                    continue
+                taken.append(account.name)
         return taken
+
+    def held(self) -> list[Account]:
+        """Every account held by a key (``--open``), by name."""
+        with self._held():
+            rows = self.db.execute(
+                "SELECT name, key, first_seen, last_seen FROM accounts "
+                "WHERE key IS NOT NULL ORDER BY person"
+            ).fetchall()
+        return [Account(*row) for row in rows]
 
     def accounts(self) -> int:
         """How many names the club holds."""

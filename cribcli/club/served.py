@@ -25,9 +25,11 @@ from cribcli.club.lobby import AWAY_LIMIT, GameOutcome, Lobby, ServedTable, Tabl
 from cribcli.players import Level
 from cribcli.record.log import LOG_LIMIT, GameInfo, GameLog, match_text
 from cribcli.record.reader import loads
+from cribcli.record.replay import replay
 from cribcli.record.session import Session
 from cribcli.record.store import (
     Places,
+    SaveLock,
     Warn,
     load_settings,
     read_text,
@@ -50,9 +52,30 @@ META_LIMIT = 4096
 """The most bytes a table's settings file may hold."""
 PLAYERS = "players"
 """The server folder's folder of people's own folders."""
+KEY_FILE = "key"
+"""In a person's folder: the key (its fingerprint) that holds the name, with ``--open``."""
+KEY_LIMIT = 4096
+"""The most bytes a kept key's file may hold."""
 ADJOURNED_LIMIT = 10_000
 """The most adjourned games' files the server looks through as it starts (those an older
 server left without an index)."""
+
+
+class ServerLock(SaveLock):
+    """One ``cribbage serve`` a data folder: the folder is held (an OS lock on
+    ``server.lock`` in it, marked with the holder's process id) for the server's life,
+    and for ``--rebuild-ratings``; a second one is refused, naming the holder. A club
+    on several servers shares a database, not a folder."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(root / "server")
+        self.root = root
+
+    def busy(self, who: str) -> str:
+        return (
+            f"the server's folder {self.root} is held by another `cribbage serve`{who}: "
+            "one server a folder (stop it first)"
+        )
 
 
 def seen_now(at: float | None = None) -> str:
@@ -137,14 +160,18 @@ class ServedGames:
     def arrive(self, name: str, key: str, *, claim: bool) -> Arrival:
         """(Off the event loop.) ``name`` logged in with ``key``: noted as seen now; with
         ``claim`` (``--open``) the name is held by the key it first came with, and a new
-        name has its folder made."""
+        name has its folder made, with the key kept in it as well as in the store."""
         arrival = self.club.arrive(name, key, seen_now(), claim=claim)
         if arrival == "new":
-            self.places(name)
+            self._keep_key(name, key)
         return arrival
 
     def key_of(self, name: str) -> str | None:
-        """With ``--open``: the key ``name`` is held by, if any."""
+        """With ``--open``: the key ``name`` is held by, if any: its folder's (which
+        outlives the store), else the store's. Raises StoreError if the store fails."""
+        kept = self._folder_key(self.folder(name))
+        if kept is not None:
+            return kept
         account = self.club.account(name)
         return None if account is None else account.key
 
@@ -152,29 +179,48 @@ class ServedGames:
         """How many names the club holds."""
         return self.club.accounts()
 
-    def take_in_keys(self) -> int:
-        """The names an older server kept as key files (``players/NAME/key``) taken into
-        the club's accounts, once, as the server starts (the file goes once its account
-        is written). Returns how many."""
-        found: list[tuple[Path, Account]] = []
+    def _keep_key(self, name: str, key: str) -> None:
+        """The key that holds ``name``, kept in its folder (``players/NAME/key``)."""
+        places = self.places(name)
+        write_atomic(places.settings.parent / KEY_FILE, key + "\n")
+
+    @staticmethod
+    def _folder_key(folder: Path) -> str | None:
+        """The key a person's folder says holds its name, if any."""
+        with contextlib.suppress(OSError, CribbageError):
+            if folder.is_symlink():
+                return None
+            text = read_text(folder / KEY_FILE, KEY_LIMIT, follow_links=False)
+            key = text.strip() if text is not None else ""
+            if key and key.isprintable():
+                return key
+        return None
+
+    def settle_accounts(self) -> tuple[int, int]:
+        """As the server starts: each name's key is where the logs are (its folder) and in
+        the store. Keys in folders that the store does not hold (it was lost, emptied, or
+        an older server kept them as files) are taken into it; keys only the store holds
+        are written to their folders. Returns how many of each."""
+        found: list[Account] = []
         with contextlib.suppress(OSError):
             for folder in sorted(self.players_folder.iterdir()):
-                key = folder / "key"
-                with contextlib.suppress(OSError, CribbageError):
-                    text = read_text(key, 4096, follow_links=False)
-                    if text is None or folder.is_symlink() or not folder.is_dir():
-                        continue
-                    kept = load_settings(folder / "settings.toml").get("name")
-                    name = kept if isinstance(kept, str) else folder.name
+                key = self._folder_key(folder)
+                if key is None or not folder.is_dir():
+                    continue
+                kept = load_settings(folder / "settings.toml").get("name")
+                name = kept if isinstance(kept, str) else folder.name
+                with contextlib.suppress(CribbageError, OSError):
                     first = seen_now(folder.stat().st_mtime)
-                    last = seen_now(key.stat().st_mtime)
-                    found.append((key, Account(player_name(name), text.strip(), first, last)))
-        taken = set(self.club.take_in(account for _, account in found))
-        for key, account in found:
-            if account.name in taken:  # (a file whose name is held already stays)
-                with contextlib.suppress(OSError):
-                    key.unlink()
-        return len(taken)
+                    last = seen_now((folder / KEY_FILE).stat().st_mtime)
+                    found.append(Account(player_name(name), key, first, last))
+        taken = len(self.club.take_in(found))
+        written = 0
+        for account in self.club.held():
+            if account.key and self._folder_key(self.folder(account.name)) is None:
+                with contextlib.suppress(OSError, CribbageError):
+                    self._keep_key(account.name, account.key)
+                    written += 1
+        return taken, written
 
     def forget(
         self, older_than: float, now: float, keep: frozenset[str] = frozenset()
@@ -250,7 +296,12 @@ class ServedGames:
         to a new table)."""
         carried: list[ServedTable] = []
         problems: list[str] = []
-        adjourned = self._settle_adjourned()
+        adjourned, indexed = self._settle_adjourned()
+        if indexed:
+            problems.append(
+                f"the club's adjourned games: {indexed} indexed again from their files "
+                "(the store did not hold them)"
+            )
         folder = self.tables_folder
         if not folder.is_dir():
             return carried, problems
@@ -346,20 +397,22 @@ class ServedGames:
         """The adjourned games ``name`` sits in, oldest first (from the club's index)."""
         return self.club.adjourned(name)
 
-    def _settle_adjourned(self) -> set[str]:
+    def _settle_adjourned(self) -> tuple[set[str], int]:
         """As the server starts: the index of adjourned games and their files agree. A
         game indexed whose file is gone is dropped from the index (resumed as the server
         was killed); a file not indexed is dropped if its table's save is there (its
-        adjournment never finished), else indexed (an older server's). Returns the seeds
-        of the games adjourned, whose tables' saves are not carried on."""
+        adjournment never finished), else indexed (an older server's, or a store lost).
+        Returns the seeds of the games adjourned, whose tables' saves are not carried on,
+        and how many were indexed again."""
         folder = self.adjourned_folder
         indexed = {game.key: game for game in self.club.adjourned()}
         for key in indexed:
             if not (folder / f"{key}.toml").exists():
                 self.club.resumed(key)
         seeds = {g.seed for g in indexed.values() if (folder / f"{g.key}.toml").exists()}
+        again = 0
         if not folder.is_dir():
-            return seeds
+            return seeds, again
         tables: set[str] | None = None  # (read only if a file is not indexed)
         for path in sorted(folder.glob("*.toml"))[:ADJOURNED_LIMIT]:
             if path.stem in indexed:
@@ -373,8 +426,9 @@ class ServedGames:
                         with contextlib.suppress(OSError):
                             path.with_suffix(suffix).unlink()
                     continue
-                scored = [r.scores for r in log.rounds if r.scores is not None]
-                scores = scored[-1] if scored else (0,) * log.info.rules.sides
+                played = replay(log)  # (the table's scores as it was put away)
+                state = played.state
+                scores = state.scores if state is not None else (0,) * log.info.rules.sides
                 seats = log.info.seats
                 game = AdjournedGame(
                     path.stem,
@@ -387,7 +441,8 @@ class ServedGames:
                 )
                 self.club.adjourn(game)
                 seeds.add(seed)
-        return seeds
+                again += 1
+        return seeds, again
 
     def _saved_seeds(self) -> set[str]:
         """The seeds of the tables' saves."""

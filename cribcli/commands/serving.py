@@ -115,6 +115,7 @@ def serve(
     """
     import asyncio
 
+    from cribcli.club.served import ServerLock
     from cribcli.record.store import Places, reason
     from cribcli.rules.errors import printable
 
@@ -123,12 +124,14 @@ def serve(
         from cribcli.club.database import Club
         from cribcli.club.served import filed_logs, read_logs
 
-        try:
-            club = Club(root / "club.db")
-        except ImportError:
-            raise UsageProblem("ratings need openskill: pip install 'cribcli[serve]'") from None
-        rated = club.rebuild(read_logs(root, filed_logs(root)))
-        people = len(club.standings())
+        with ServerLock(root):
+            try:
+                club = Club(root / "club.db")
+                rated = club.rebuild(read_logs(root, filed_logs(root)))
+            except ImportError:
+                raise UsageProblem("ratings need openskill: pip install 'cribcli[serve]'") from None
+            people = len(club.standings())
+            club.close()
         click.echo(f"Ratings worked out again from {rated} rated games: {people} people.")
         return
     if authorized_keys is None and not open_door:
@@ -162,6 +165,7 @@ def serve(
         click.echo(f"cribbage serve: {printable(line)}", err=True)
 
     try:
-        asyncio.run(served.serve(options, told))
+        with ServerLock(root):
+            asyncio.run(served.serve(options, told))
     except OSError as error:
         raise CribbageError(f"cannot serve on {host} port {port}: {reason(error)}") from None

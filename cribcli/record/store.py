@@ -311,11 +311,7 @@ class SaveLock:
             holder = self._lock(fd)
             if holder is not None:
                 os.close(fd)
-                who = f" (process {holder})" if holder else ""
-                raise StoreError(
-                    f"this game is already being played in another window{who}: "
-                    "finish or quit it there first"
-                )
+                raise StoreError(self.busy(f" (process {holder})" if holder else ""))
             if self._names(fd):
                 break
             os.close(fd)  # removed or replaced between opening and locking: again
@@ -325,6 +321,13 @@ class SaveLock:
         self._watcher = threading.Thread(target=self._watch, name="save lock", daemon=True)
         self._watcher.start()
         return self
+
+    def busy(self, who: str) -> str:
+        """Why another process cannot have it (``who``: `` (process ID)``, or empty)."""
+        return (
+            f"this game is already being played in another window{who}: "
+            "finish or quit it there first"
+        )
 
     def _open(self) -> int | None:
         """The lock file, opened (made if need be) without following a link, mode 0600;

@@ -25,6 +25,8 @@ STUCK_LIMIT = 120.0
 _STARTS_AGAIN = frozenset("\r\n\x03\x15")
 """Enter, Ctrl-C and Ctrl-U: the line is empty again."""
 _RUBS_OUT = frozenset("\x08\x7f")
+_NOT_TEXT = "\ufffd"
+"""What the connection makes of bytes that are not UTF-8 (its decoder replaces them)."""
 """Backspace (either code): one key fewer in the line."""
 
 
@@ -66,6 +68,8 @@ class KeyGuard:
     """Keys in the line being typed (kept ones)."""
     dropped: int = 0
     """Keys dropped past the longest line, all told."""
+    undecodable: int = 0
+    """Bytes dropped that were not UTF-8 text (each came as U+FFFD), all told."""
 
     def __post_init__(self) -> None:
         self.lines = Bucket(self.lines_a_second, 3 * self.lines_a_second)
@@ -80,6 +84,9 @@ class KeyGuard:
             raise Flood("too many lines at once")
         kept = []
         for key in data:
+            if key == _NOT_TEXT:
+                self.undecodable += 1
+                continue
             if key in _STARTS_AGAIN:
                 self.length = 0
             elif key in _RUBS_OUT:

@@ -21,7 +21,7 @@ from cribcli.club.lobby import Lobby, ServedTable
 from cribcli.club.served import ServedGames
 from cribcli.record import workers
 from cribcli.record.reader import loads
-from cribcli.record.store import Places
+from cribcli.record.store import Places, StoreError, reason
 from cribcli.rules.errors import CribbageError, printable
 from cribcli.rules.events import GameOver
 from cribcli.services.games import computer_action, decided_for
@@ -36,6 +36,10 @@ TALK_A_SECOND = 0.5
 """Things a person may say (`say`, `tell`) a second, on average."""
 TALK_AT_ONCE = 5
 """Things a person may say at once."""
+RATE_AGAIN_FIRST = 1.0
+"""Seconds before a game's rating is tried again, the store having been busy (doubled
+each time, to :data:`RATE_AGAIN_MOST`)."""
+RATE_AGAIN_MOST = 15.0
 
 
 class Present(Protocol):
@@ -158,6 +162,8 @@ class Room:
         """Each person's share of the CPU (by name in lower case)."""
         self.clocks: dict[int, asyncio.TimerHandle] = {}
         """Each clocked table's running clock."""
+        self.rating: set[asyncio.Task[None]] = set()
+        """The finished games being rated (tried again while the store is busy)."""
 
     def log(self, line: str) -> None:
         """Tell the operator, with the time: who came and went, what the tables did."""
@@ -169,11 +175,18 @@ class Room:
 
     def _warn_table(self, number: int) -> Callable[[str], None]:
         def warn(line: str) -> None:
+            self.log(f"table {number}: {line}")
             table = self.lobby.tables.get(number)
             for visitor in self.at(table) if table else []:
                 visitor.tell([f"  the server {line}"])
 
         return warn
+
+    def for_people(self, text: str) -> str:
+        """``text`` as a person connected may read it: the server's own folders named
+        from its data folder, never by their whole path (which is the operator's)."""
+        root = str(self.options.root)
+        return text.replace(root + os.sep, "").replace(root, "the server's folder")
 
     def now(self) -> float:
         return time.monotonic() - self.started
@@ -341,8 +354,15 @@ class Room:
         try:
             key = self.games.adjourn(table)
         except (OSError, CribbageError) as error:
+            asked = set(table.adjourning)
             table.adjourning.clear()
-            raise CribbageError(f"the game could not be put away ({error}): it plays on") from None
+            why = reason(error) if isinstance(error, OSError) else str(error)
+            self.log(f"table {table.number}'s game could not be adjourned: {why}")
+            line = f"  The game could not be put away ({why}): it plays on."
+            for other in self.at(table):
+                if other is not visitor and other.name in asked:
+                    other.tell([line])
+            raise CribbageError(f"the game could not be put away ({why}): it plays on") from None
         self.log(f"table {table.number} adjourned as {key} ({', '.join(sorted(people))})")
         line = (
             f"  Table {table.number} is adjourned, its game saved: `adjourned` lists it, "
@@ -459,9 +479,11 @@ class Room:
         failed = self.games.finish(table)
         if text:
             filed = [str(path.relative_to(self.options.root)) for path in self.games.last_filed]
-            asyncio.get_running_loop().create_task(
+            task = asyncio.get_running_loop().create_task(
                 self._rate(table, text, filed), context=contextvars.Context()
             )
+            self.rating.add(task)  # (held until done; at a stop, the next start rates it)
+            task.add_done_callback(self.rating.discard)
         for name, why in failed.items():
             for visitor in self.named(name):
                 visitor.tell(
@@ -491,15 +513,32 @@ class Room:
 
     async def _rate(self, table: ServedTable, text: str, filed: list[str]) -> None:
         """A finished game rated (off the event loop), each person told their rating; the
-        files it was filed as noted, so that the next start need not read them."""
-        try:
-            digest = digest_of(text)
-            changed = await asyncio.to_thread(lambda: self.club.rate(loads(text), digest))
-            for path in filed:
-                await asyncio.to_thread(self.club.note_file, path, digest)
-        except (CribbageError, OSError) as error:
-            self.log(f"table {table.number}'s game could not be rated: {error}")
-            return
+        files it was filed as noted, so that the next start need not read them. A store
+        that is busy (locked by another program, or failing) is tried again, more and
+        more seldom, until the game is rated: nothing waits for the next start."""
+        wait = RATE_AGAIN_FIRST
+        told = False
+        digest = digest_of(text)
+        while True:
+            try:
+                changed = await asyncio.to_thread(self.club.rate, loads(text), digest)
+                for path in filed:
+                    await asyncio.to_thread(self.club.note_file, path, digest)
+                break
+            except StoreError as error:
+                if not told:
+                    self.log(
+                        f"table {table.number}'s game is not rated yet ({error}): it is tried "
+                        "again until the store is free"
+                    )
+                    told = True
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, RATE_AGAIN_MOST)
+            except (CribbageError, OSError) as error:
+                self.log(f"table {table.number}'s game could not be rated: {error}")
+                return
+        if told:
+            self.log(f"table {table.number}'s game is rated now")
         for standing in changed.values():
             step = standing.history[-1]
             before = standing.history[-2].rating if len(standing.history) > 1 else None

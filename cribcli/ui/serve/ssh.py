@@ -26,7 +26,7 @@ from prompt_toolkit.input import create_pipe_input
 
 from cribcli.club.lobby import player_name
 from cribcli.club.served import catch_up
-from cribcli.record.store import read_text
+from cribcli.record.store import StoreError, read_text
 from cribcli.rules.errors import CribbageError, UsageProblem, printable
 from cribcli.ui.repl import TableOutput
 from cribcli.ui.serve.guard import Flood, KeyGuard, OutputWatch
@@ -198,8 +198,10 @@ class Gate(asyncssh.SSHServer):
         self.holding: asyncio.Task[None] | None = None
         """With --open: the name's key being written down."""
         self.refused = ""
-        """Why its login was last refused: ``key`` (not a key let in), or ``many`` (its
-        name has as many connections as it may); empty if it never was."""
+        """Why its login was last refused: ``key`` (not a key let in), ``many`` (its
+        name has as many connections as it may), ``names`` (no more new names from its
+        address), ``store`` (the club's store failed); empty if it never was."""
+        self.store_error = ""
         """The name a client asked to come in under (escaped, for the operator's log)."""
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -229,6 +231,7 @@ class Gate(asyncssh.SSHServer):
                 "key": "no key let in",
                 "many": "as many connections as a name may",
                 "names": "no more new names from there for now",
+                "store": f"the club's store failed ({self.store_error})",
             }[self.refused]
             self.room.log(f"`{self.username}` from {self.peer} refused: {why}")
         else:
@@ -259,14 +262,18 @@ class Gate(asyncssh.SSHServer):
     async def _let_in(self, username: str, fingerprint: str) -> bool:
         room = self.room
         keys = self.door.keys
-        name = keys.get(fingerprint) if keys else await self._open_door(username, fingerprint)
-        if name is None:
-            self.refused = self.refused or "key"
-            return False
-        try:  # one person whatever the case, as first written
+        try:
+            if keys:
+                name = keys.get(fingerprint)
+            else:
+                name = await self._open_door(username, fingerprint)
+            if name is None:
+                self.refused = self.refused or "key"
+                return False
+            # one person whatever the case, as first written
             name = await asyncio.to_thread(room.games.known_as, name)
-        except CribbageError:
-            self.refused = "key"
+        except StoreError as error:  # the club's store, not the key: said so, both ways
+            self._store_failed(error)
             return False
         # (those let in a moment ago and not yet logged in count too: logins in parallel)
         here = [g for g in self.door.gates if g.name == name and g is not self]
@@ -285,9 +292,9 @@ class Gate(asyncssh.SSHServer):
         room = self.room
         try:
             name = player_name(username)
-            known = await asyncio.to_thread(room.games.key_of, name)
         except CribbageError:
             return None
+        known = await asyncio.to_thread(room.games.key_of, name)  # (StoreError: the caller's)
         if known is not None:
             return name if known == fingerprint else None
         claimed = self.door.claims.get(name.lower())
@@ -302,6 +309,17 @@ class Gate(asyncssh.SSHServer):
             self.door.new_name(self.peer, time.monotonic())
             self.naming = name.lower()
         return name
+
+    def _store_failed(self, error: StoreError) -> None:
+        """The club's store could not say whom a key belongs to: the person is told the
+        club cannot let them in now, and the operator why."""
+        self.refused = "store"
+        self.store_error = str(error)
+        if self.conn is not None:
+            self.conn.disconnect(
+                asyncssh.DISC_SERVICE_NOT_AVAILABLE,
+                "the club cannot let you in now: try again in a while",
+            )
 
     def auth_completed(self) -> None:
         room = self.room
@@ -456,11 +474,14 @@ class Connection(PromptToolkitSSHSession):
         waiting (a connection that fills the editor's pipe is closed)."""
         now = time.monotonic()
         self.last_input = now
+        before = self.guard.undecodable
         try:
             keys = self.guard.keys_in(data, now).encode()
         except Flood as flood:
             self.close(str(flood))
             return
+        if before == 0 and self.guard.undecodable and self.visitor is not None:
+            self.visitor.tell(["  Your terminal sent bytes that are not UTF-8 text: left out."])
         if not keys or self._input is None:
             return
         try:
@@ -543,6 +564,17 @@ async def serve(
             f"ratings worked out again from the logs ({rerated} rated games): "
             "a game was filed but not rated"
         )
+    if options.open:
+        for problem in room.games.fold_names():
+            room.told(problem)
+    taken, written = await asyncio.to_thread(room.games.settle_accounts)
+    if taken:
+        room.told(
+            f"the club's accounts: {taken} names' keys taken from the players' folders "
+            "(the store did not hold them)"
+        )
+    if written:
+        room.told(f"the club's accounts: {written} names' keys written to their folders too")
     limits = options.limits
     server = await asyncssh.create_server(
         lambda: Gate(room, door),
@@ -555,17 +587,12 @@ async def serve(
         login_timeout=limits.login,
         keepalive_interval=60,
         encoding="utf-8",
+        errors="replace",  # (bytes that are not UTF-8: told, not a dropped connection)
     )
     stop = stop or asyncio.Event()
     watchdog = Watchdog(asyncio.get_running_loop(), stop)
     port = server.sockets[0].getsockname()[1]
     room.told(f"listening on {options.host} port {port}")
-    if options.open:
-        for problem in room.games.fold_names():
-            room.told(problem)
-    taken = await asyncio.to_thread(room.games.take_in_keys)
-    if taken:
-        room.told(f"{taken} names' keys taken from their folders into the club's accounts")
     door.names = room.games.names()
     forgetting = asyncio.create_task(_forget_names(room, door)) if options.open else None
     with watchdog, metered(asyncio.get_running_loop()):
@@ -608,8 +635,8 @@ async def _close_room(room: Room, door: Door, server: asyncssh.SSHAcceptor) -> N
         waits = asyncio.gather(*(conn.wait_closed() for conn in connections))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(waits, CUT_AFTER)
-    for task in room.drivers.values():
-        task.cancel()
+    for task in [*room.drivers.values(), *room.rating]:
+        task.cancel()  # (a game not yet rated is rated as the server next starts)
     room.pool.shutdown(wait=True, cancel_futures=True)
     room.club.close()
 

@@ -238,7 +238,8 @@ class Visitor:
         if threading.get_ident() != self._thread:
             self._loop.call_soon_threadsafe(self.tell, [line])
             return
-        say(line)  # (now: no prompt is drawn, or this is above it, in run_in_terminal)
+        # (now: no prompt is drawn, or this is above it, in run_in_terminal)
+        say(self.room.for_people(line))
 
     def tell(self, lines: Iterable[str]) -> None:
         """Lines to this person from anywhere: shown above the prompt soon."""
