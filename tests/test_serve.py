@@ -249,8 +249,12 @@ def test_two_people_play_a_whole_game_through_the_lobby(tmp_path: Path) -> None:
             assert bob.text.count("ann put 2 cards in the crib.") == rounds
             # The deal promised before the first card, and the seed shown at the end.
             promised = {re.search(r"sha256:[0-9a-f]{64}", s.text) for s in (ann, bob)}
-            ann.seen = 0  # (told as the game is filed: before or after the last lines)
-            await ann.expect(r"The seed: ([0-9a-f]{32}); 'cribbage verify' deals every card")
+            for screen in (ann, bob):  # after the last cards, the show and the result
+                await screen.expect(r"The seed: ([0-9a-f]{32}); 'cribbage verify' deals every")
+                result = re.search(r"(You win|\w+ wins): [^\n]*\n", screen.text)
+                assert result is not None
+                assert screen.text.count("The seed: ") == 1
+                assert screen.text.index("The seed: ") >= result.end()
             seeds.append(ann.text.split("The seed: ")[-1].split(";")[0])
             assert all(promised) and len({m.group() for m in promised if m}) == 1
             digests.extend(m.group() for m in promised if m)
@@ -313,6 +317,8 @@ def test_a_watcher_sees_every_card_laid_and_every_show_and_no_hand(tmp_path: Pat
             await dan.expect(r"eve says: the crib looks rich")
             eve.type("tell ann keep the fives")
             await eve.expect(r"ann plays at the table you watch: not while the game runs")
+            ann.type("tell eve thanks")  # nor the other way
+            await ann.expect(r"eve watches your game: not while it runs")
             ann.type("say good luck")
             await eve.expect(r"ann says: good luck")
             bob.type("mute ann")

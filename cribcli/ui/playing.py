@@ -183,7 +183,8 @@ def _opening(
     carried on), and, once ever, how to play."""
     if options.daily:
         ui.say(daily_opening(options.daily, today=options.daily == options.today))
-    ui.voice.promise(ui.session.info.promise)
+    if _promising(options):
+        ui.voice.promise(ui.session.info.promise)
     if fresh:
         ui.told = 0
         ui.tell()  # the cut for deal and the first deal
@@ -192,6 +193,14 @@ def _opening(
     if interactive and first_game(places):
         for line in WELCOME:
             ui.say(line)
+
+
+def _promising(options: PlayOptions) -> bool:
+    """Whether the deal's promise is shown before the first card and its seed at the end:
+    where the deal is everyone's to check (the daily game), and to a program (``--json``).
+    A person playing the computer on their own machine has nobody to distrust: the
+    promise is in the log, for ``verify``."""
+    return options.daily is not None or options.as_json
 
 
 def _played(
@@ -234,7 +243,8 @@ def _played(
     judged = ui.coach.game_review
     filed = held.finish(ui.session, name, judged.as_lost() if judged is not None else None)
     _sum_up(ui, began)
-    ui.voice.revealed(ui.session.info.seed, ui.session.info.promise)
+    if _promising(options):
+        ui.voice.revealed(ui.session.info.seed, ui.session.info.promise)
     status = _filed(filed, held, options, ui)
     return None if status == Exit.OK else status
 

@@ -118,6 +118,15 @@ class SeatUI:
         self.coach = Coach(session, seat)
         self.coaching = coach
         """After each show, say what this seat's costly decisions of the round lost."""
+        self.promised = False
+        """The deal's promise was shown to this seat (:meth:`promise`): its seed is told
+        as the narration reaches the game's end, after the last cards and the result."""
+
+    def promise(self) -> None:
+        """Show the deal's promise (where someone else deals: a served table, the daily
+        game); the seed follows when the game is told to its end."""
+        self.voice.promise(self.session.info.promise)
+        self.promised = True
 
     # --- what happens ------------------------------------------------------------------
 
@@ -134,6 +143,9 @@ class SeatUI:
                 self._coach_round(event.round)
             if isinstance(event, GameOver) and self.coaching:
                 self._coach_game()
+            if isinstance(event, GameOver) and self.promised:
+                info = self.session.info
+                self.voice.revealed(info.seed, info.promise)
             if isinstance(event, RoundEnded) and self.pausing:
                 self.between_deals = True
 

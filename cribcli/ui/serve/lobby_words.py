@@ -55,6 +55,23 @@ async def in_lobby(visitor: Visitor, text: str) -> bool:
     return True
 
 
+ANYWHERE = frozenset({"top", "stats", "tables"})
+"""The lobby's words that only read, understood at a table and by a watcher too."""
+
+
+async def anywhere(visitor: Visitor, text: str) -> bool:
+    """A lobby word that only reads (:data:`ANYWHERE`), typed wherever the person is:
+    whether ``text`` was one (and it was done)."""
+    words = text.split()
+    if len(words) != 1 or words[0].lower() not in ANYWHERE:
+        return False
+    if words[0].lower() == "tables":
+        visitor.show_lobby()
+    else:
+        await in_lobby(visitor, words[0])
+    return True
+
+
 def show_help(visitor: Visitor, rest: list[str]) -> None:
     for line in lobby_help():
         visitor.say(line)

@@ -15,6 +15,8 @@ class Person(Visitor):
     async def line(self, text: str) -> bool:
         if talk.talked(self, text):
             return True
+        if (self.seated or self.watching) and await lobby_words.anywhere(self, text):
+            return True
         if self.seated is not None and self.seated.ui is not None:
             await table_words.at_game(self, text, self.seated.ui)
             return True

@@ -26,7 +26,6 @@ from cribcli.rules.errors import CribbageError, printable
 from cribcli.rules.events import GameOver
 from cribcli.services.games import computer_action, decided_for
 from cribcli.ui import PACE
-from cribcli.ui.render import seed_line
 from cribcli.ui.serve.guard import OUTPUT_LIMIT, Bucket
 from cribcli.ui.serve.share import CPU_A_SECOND, CPU_AT_ONCE, Share
 
@@ -216,14 +215,19 @@ class Room:
 
     def kept_apart(self, speaker: str, hearer: str) -> str | None:
         """Why what ``speaker`` says privately may not reach ``hearer`` now (None: it
-        may), by person, whatever connections they use: a watcher of a game that runs
-        does not reach its players (a watcher sees the shows), and players of one game
-        that runs talk only where the whole table hears (partners hold cards in common)."""
-        for visitor in self.named(speaker):
-            table = visitor.watched
-            running = table is not None and table.started and not table.over
-            if running and table is not None and table.seat_of(hearer) is not None:
-                return f"{hearer} plays at the table you watch: not while the game runs"
+        may), by person, whatever connections they use. While a game runs, its watchers
+        and its players do not tell each other anything, either way (a watcher's word
+        could help a player; a player's invites one back): they talk again when it is
+        over. Players of one game that runs talk only where the whole table hears
+        (partners hold cards in common)."""
+        for watcher, player in ((speaker, hearer), (hearer, speaker)):
+            for visitor in self.named(watcher):
+                table = visitor.watched
+                running = table is not None and table.started and not table.over
+                if running and table is not None and table.seat_of(player) is not None:
+                    if watcher == speaker:
+                        return f"{hearer} plays at the table you watch: not while the game runs"
+                    return f"{hearer} watches your game: not while it runs"
         mine = self.lobby.table_of(speaker)
         if mine is not None and mine.started and mine is self.lobby.table_of(hearer):
             return f"{hearer} plays at your table: `say` there, and the whole table hears"
@@ -504,8 +508,6 @@ class Room:
             )
             result = f" ({winner} won, {' to '.join(map(str, over.scores))})"
         self.log(f"table {table.number}'s game is over{result}: filed for {people}")
-        for visitor in self.at(table) + self.watching(table):  # the promised seed
-            visitor.tell([seed_line(session.info.seed)])
         if not table.over:  # a match goes on: its next game, at once
             self.games.next_game(table)
             self.log(f"table {table.number}: {table.match_line()}; the next game begins")

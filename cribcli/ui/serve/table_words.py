@@ -65,6 +65,9 @@ def table_commands(visitor: Visitor) -> dict[str, Command]:
         Command("say", "say TEXT: to the players and the watchers", lambda ui: None),
         Command("tell", "tell NAME TEXT: to one person, anywhere", lambda ui: None),
         Command("mute", "mute [NAME]: what NAME says no longer reaches you", lambda ui: None),
+        Command("tables", "who is here, and the tables", lambda ui: None),
+        Command("top", "the ladder: the club's ratings", lambda ui: None),
+        Command("stats", "your history", lambda ui: None),
     )
     help_last = game.pop("help")
     mine = {command.name: command for command in (*own, *talk)}
@@ -147,6 +150,8 @@ WATCH_HELP = (
     "  tell NAME TEXT   to one person (not to a player of this game while it runs)",
     "  mute [NAME]      what NAME says no longer reaches you; `unmute NAME` undoes it",
     "  who              who plays, and who watches",
+    "  tables, top      who is here and the tables; the ladder",
+    "  stats            your history",
     "  leave            back to the lobby",
 )
 """What a watcher can type."""

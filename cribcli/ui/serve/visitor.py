@@ -403,7 +403,7 @@ class Visitor:
         table = Table(session.info.rules, names, self.style, viewer=seat, width=width)
         ui = SeatUI(session, seat, table, say=self.say, commands=self.table_commands())
         seated.ui = ui
-        ui.voice.promise(session.info.promise)  # (again on coming back: to compare)
+        ui.promise()  # (again on coming back: to compare)
         if not session.actions:  # a new game: from the cut for the deal
             ui.told = 0
             ui.tell()
@@ -451,7 +451,7 @@ class Visitor:
         ui = SeatUI(session, WATCHER, replace(view, width=self.width()), say=self.say, commands={})
         dealt = [n for n, event in enumerate(session.events) if isinstance(event, Dealt)]
         ui.told = dealt[-1] if dealt else 0
-        ui.voice.promise(session.info.promise)
+        ui.promise()
         return ui
 
     def stop_watching(self) -> None:
