@@ -65,3 +65,27 @@ def test_the_lobby_s_reading_words_are_understood_at_a_table_and_by_a_watcher(
         assert any("Nobody is rated yet" in line for line in said), said
 
     asyncio.run(main())
+
+
+def test_the_lobby_hears_a_table_open_and_the_waiting_player_hears_who_sits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(visitor_module, "say", lambda line: None)
+
+    async def main() -> None:
+        room = room_at(tmp_path)
+        ann, bob, eve = (Person(room, Connected(name)) for name in ("ann", "bob", "eve"))
+        room.visitors += [ann, bob, eve]
+        assert await ann._line("new 2")
+        assert (
+            eve._outbox
+            == bob._outbox
+            == ["  ann opens table 1 (2 seats, to 121): `join 1` sits there, `watch 1` watches it."]
+        )
+        assert ann._outbox == []
+        eve._outbox.clear()
+        assert await bob._line("join 1")
+        assert "  bob sits down." in ann._outbox
+        assert eve._outbox == ["  bob sits at table 1; its game begins."]
+
+    asyncio.run(main())

@@ -46,6 +46,8 @@ class Screen:
     connection: asyncssh.SSHClientConnection
     text: str = ""
     seen: int = 0
+    raw: str = ""
+    """Everything shown, the terminal's controls kept."""
 
     async def expect(self, pattern: str, timeout: float = 60.0) -> re.Match[str]:
         found = re.compile(pattern)
@@ -59,6 +61,7 @@ class Screen:
                 chunk = await self.process.stdout.read(65536)
                 if not chunk:
                     raise EOFError
+                self.raw += chunk
                 self.text += _CONTROLS.sub("", chunk)
 
         try:
@@ -71,6 +74,7 @@ class Screen:
         chunk = await asyncio.wait_for(self.process.stdout.read(65536), timeout)
         if not chunk:
             raise AssertionError(f"the connection closed:\n{self.text[-3000:]}")
+        self.raw += chunk
         self.text += _CONTROLS.sub("", chunk)
 
     async def settle(self, quiet: float = 0.15) -> None:
@@ -84,6 +88,7 @@ class Screen:
 
         async def rest() -> None:
             while chunk := await self.process.stdout.read(65536):
+                self.raw += chunk
                 self.text += _CONTROLS.sub("", chunk)
 
         await asyncio.wait_for(rest(), timeout)
@@ -870,11 +875,16 @@ def test_a_signal_stops_the_server_with_every_game_saved(tmp_path: Path, signal_
             ann = await connect(Server(port, tmp_path), "ann")
             ann.type("solo")
             await play_out(ann, 3)
+            bob = await connect(Server(port, tmp_path), "bob")  # in the lobby: no game
             server.send_signal(getattr(signal, signal_name))
             assert "the server is stopping; your game is saved" in await ann.closed()
+            told = await bob.closed()
+            assert "Closed: the server is stopping." in told and "saved" not in told
+            # the board and the prompt rubbed out first: the last words on a clear screen
+            assert re.search(r"\r\x1b\[J\r+\nClosed: the server is stopping; your game", ann.raw)
 
         run(main())
-        assert server.wait(30) == 0
+        assert server.wait(30) == (130 if signal_name == "SIGINT" else 143)
     finally:
         server.kill()
         server.wait()

@@ -8,7 +8,7 @@ import click
 
 from cribcli.cli import Command
 from cribcli.commands.options import data_dir_option
-from cribcli.rules.errors import CribbageError, UsageProblem
+from cribcli.rules.errors import CribbageError, Exit, UsageProblem
 
 SERVE_EXAMPLES = """\b
 Examples:
@@ -166,6 +166,8 @@ def serve(
 
     try:
         with ServerLock(root):
-            asyncio.run(served.serve(options, told))
+            signum = asyncio.run(served.serve(options, told))
     except OSError as error:
         raise CribbageError(f"cannot serve on {host} port {port}: {reason(error)}") from None
+    if signum is not None:  # stopped by Ctrl-C (130) or SIGTERM (143), every game saved
+        click.get_current_context().exit(Exit.signalled(signum))

@@ -113,6 +113,12 @@ def join(visitor: Visitor, rest: list[str]) -> None:
     table.sit(visitor.name)
     visitor.sit(table)
     visitor.say(f"You sit at table {table.number}.")
+    room.tell_table(table, f"{visitor.name} sits down.", but=visitor)
+    room.tell_lobby(
+        f"{visitor.name} sits at table {table.number}"
+        + ("; its game begins." if table.ready else f": `join {table.number}` for a seat."),
+        but=visitor,
+    )
     if table.ready:
         room.start(table)
     room.changed()
@@ -130,6 +136,11 @@ def open_table(visitor: Visitor, setup: TableSetup) -> None:
         visitor.say(
             f"Table {table.number} is open ({setup.describe()}): the others join with "
             f"`join {table.number}`; `leave` gives it up."
+        )
+        room.tell_lobby(
+            f"{visitor.name} opens table {table.number} ({setup.describe()}): "
+            f"`join {table.number}` sits there, `watch {table.number}` watches it.",
+            but=visitor,
         )
     room.changed()
 

@@ -579,6 +579,12 @@ class Room:
             if visitor is not but:
                 visitor.tell([f"  {line}"])
 
+    def tell_lobby(self, line: str, but: Present | None = None) -> None:
+        """Tell the people in the lobby (neither seated nor watching), all but one."""
+        for visitor in self.visitors:
+            if visitor is not but and visitor.table is None and visitor.watched is None:
+                visitor.tell([f"  {line}"])
+
     def named(self, name: str) -> list[Present]:
         return [v for v in self.visitors if v.name == name]
 

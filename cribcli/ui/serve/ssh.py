@@ -526,7 +526,9 @@ class Connection(PromptToolkitSSHSession):
         if chan is None:
             return
         with contextlib.suppress(Exception):
-            chan.write(f"\r\nClosed: {why}.\r\n")
+            # From the prompt's line down, the board and the toolbar rubbed out first: the
+            # last words, and the shell's prompt after them, land on a clear screen.
+            chan.write(f"\r\x1b[J\r\nClosed: {why}.\r\n")
             chan.exit(1)
         conn = chan.get_extra_info("connection")
         if conn is not None:
@@ -538,12 +540,13 @@ async def serve(
     ready: Callable[[str], None] | None = None,
     stop: asyncio.Event | None = None,
     room: Room | None = None,
-) -> None:
+) -> int | None:
     """Serve until Ctrl-C or SIGTERM (or ``stop`` is set); every table's game is saved as
     it goes and carried on when the server starts again. ``ready`` hears what there is to
     tell the operator: the host key's fingerprint, tables that could not be carried on,
     the address once it listens, then a line with the time for each thing that happens
-    in the room. ``room``: the room to serve (made from ``options`` if not given)."""
+    in the room. ``room``: the room to serve (made from ``options`` if not given). Returns
+    the signal that stopped it (None: ``stop``)."""
     room = room or Room(options)
     if ready is not None:
         room.told = ready
@@ -602,6 +605,7 @@ async def serve(
             if forgetting is not None:
                 forgetting.cancel()
             await _close_room(room, door, server)
+    return watchdog.signum
 
 
 async def _forget_names(room: Room, door: Door) -> None:
@@ -625,7 +629,9 @@ async def _close_room(room: Room, door: Door, server: asyncssh.SSHAcceptor) -> N
     it goes: nothing is left to write)."""
     room.log("stopping: every game is saved")
     for visitor in list(room.visitors):
-        visitor.close("the server is stopping; your game is saved")
+        table = visitor.table
+        playing = table is not None and table.started and not table.over
+        visitor.close("the server is stopping" + ("; your game is saved" if playing else ""))
     server.close()
     await server.wait_closed()
     connections = [gate.conn for gate in door.gates if gate.conn is not None]
@@ -651,6 +657,8 @@ class Watchdog:
         self.loop, self.stop = loop, stop
         self.timer: threading.Timer | None = None
         self.old: dict[int, object] = {}
+        self.signum: int | None = None
+        """The signal that stopped the server, if one did."""
 
     def __enter__(self) -> Watchdog:
         if threading.current_thread() is threading.main_thread():
@@ -665,6 +673,7 @@ class Watchdog:
             self.timer.cancel()
 
     def _signalled(self, signum: int, frame: object) -> None:
+        self.signum = self.signum or signum
         if self.timer is None:
             self.timer = threading.Timer(STOP_WITHIN, self._too_long, (signum,))
             self.timer.daemon = True
