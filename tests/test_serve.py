@@ -1144,3 +1144,48 @@ def test_bytes_that_are_not_utf8_are_left_out_and_the_person_told(tmp_path: Path
             await expect(rb"Here: ann\.")  # `tables`, read without the bytes
 
     run(main())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width", [80, 40])
+def test_the_server_s_own_text_fits_the_terminal_with_no_word_broken(
+    tmp_path: Path, width: int
+) -> None:
+    """The lobby's help and its tables, `top`, `stats`, a watcher's help and a table's
+    error: no line wider than the terminal, no word broken, at 80 and at 40 columns."""
+    from cribcli.ui.serve.lobby_words import lobby_help
+    from cribcli.ui.serve.table_words import WATCH_HELP
+
+    async def main() -> None:
+        async with running(tmp_path) as server:
+            size = (width, 24)
+            ann = await connect(server, "ann", size)
+            ann.type("new 2 best-of 3 clock 60")
+            await ann.expect(r"join 1")
+            bob = await connect(server, "bob", size)
+            for word in ("tables", "help", "top", "stats"):
+                bob.type(word)
+            await bob.expect(r"your history")
+            await bob.expect(r"No finished games yet")
+            bob.type("join 1")
+            await ann.expect(r"Put 2 in the crib>")
+            ann.type("zz")
+            await ann.expect(r"`zz` is not")
+            eve = await connect(server, "eve", size)
+            eve.type("watch 1")
+            await eve.expect(r"You watch table 1")
+            eve.type("help")
+            await eve.expect(r"back to the lobby")
+            drawn = re.compile(r"\x1b\[[0-9;]*[ABCDGHf]")  # the editor moving about: its own
+            for screen in (ann, bob, eve):
+                await screen.settle()
+                said = [line for line in screen.raw.split("\n") if not drawn.search(line)]
+                assert len(said) > 10
+                for line in said:  # each line said above the prompt, as the terminal gets it
+                    seen = _CONTROLS.sub("", line).rstrip("\r ")
+                    assert len(seen) <= width, (width, seen)
+            words = {w for line in [*lobby_help(), *WATCH_HELP] for w in line.split()}
+            shown = set(bob.text.split()) | set(eve.text.split())
+            assert words <= shown, words - shown  # each word whole somewhere
+
+    run(main())

@@ -205,6 +205,10 @@ class Words(Voice):
 
     def promise(self, digest: str) -> None:
         self.line("The deal's promise, the digest of its seed (the seed is shown at the end):")
+        width = self.table().width or WIDE
+        if len(digest) + 2 > width:  # too narrow for it whole: in groups of 16 digits
+            kind, _, hexes = digest.partition(":")
+            digest = f"{kind}: " + " ".join(hexes[n : n + 16] for n in range(0, len(hexes), 16))
         self.line(f"  {digest}")
 
     def revealed(self, seed: int | str, digest: str) -> None:

@@ -26,7 +26,7 @@ from cribcli.rules.engine import seats_to_act
 from cribcli.rules.errors import CribbageError, printable
 from cribcli.rules.events import Dealt
 from cribcli.ui.narrate import WATCHER, Table
-from cribcli.ui.render import Style
+from cribcli.ui.render import Style, fit
 from cribcli.ui.repl import TOOLBAR_STYLE, CardCompleter, say
 from cribcli.ui.seat import Command, SeatUI
 
@@ -238,8 +238,10 @@ class Visitor:
         if threading.get_ident() != self._thread:
             self._loop.call_soon_threadsafe(self.tell, [line])
             return
-        # (now: no prompt is drawn, or this is above it, in run_in_terminal)
-        say(self.room.for_people(line))
+        # (now: no prompt is drawn, or this is above it, in run_in_terminal), wrapped to
+        # the terminal as it is now (the server's own text as much as the game's)
+        for part in fit(self.room.for_people(line), self.width()):
+            say(part)
 
     def tell(self, lines: Iterable[str]) -> None:
         """Lines to this person from anywhere: shown above the prompt soon."""
