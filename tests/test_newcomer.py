@@ -4,6 +4,7 @@ words and talk, the seed told after the game's end, and the first screen of ``pl
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -13,6 +14,7 @@ import pytest
 from cribcli.club.lobby import TableSetup
 from cribcli.ui.serve import visitor as visitor_module
 from cribcli.ui.serve.person import Person
+from tests.conftest import Run
 from tests.test_room import Connected, room_at
 
 
@@ -89,3 +91,53 @@ def test_the_lobby_hears_a_table_open_and_the_waiting_player_hears_who_sits(
         assert eve._outbox == ["  bob sits at table 1; its game begins."]
 
     asyncio.run(main())
+
+
+# --- train and quiz: help, hint, quit, and words they do not understand -----------------
+
+
+def test_the_quiz_answers_help_hint_and_quit_and_keeps_what_was_answered(
+    cribbage: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cribcli.services.quiz import discard_problem
+
+    monkeypatch.setenv("CRIBBAGE_HOME", str(tmp_path))
+    day = "2026-11-02"
+    throw = " ".join(str(card) for card in discard_problem(day).hand[:2])
+    unknown = "\n".join(f"word{n}" for n in range(12))
+    typed = f"help\nhint\n{unknown}\n{throw}\nhint\nquit\nnever read\n"
+    done = cribbage("quiz", "--date", day, stdin=typed)
+    assert done.status == 0, done.err
+    out = done.out
+    assert "Type the two cards to throw, e.g. 5H JD; `hint` for a hint; `quit` stops" in out
+    assert "Hint: Into your own crib, throw cards that help each other" in out
+    assert out.count(": try again") == 12  # a dozen unknown words: asked again each time
+    assert "Hint: A card below 5 is a safe lead" in out  # the pegging problem's hint
+    assert out.rstrip().endswith(
+        "Stopped: your answers are kept; the rest of the quiz waits for you."
+    )
+    kept = json.loads((tmp_path / "quiz.json").read_text(encoding="utf-8"))["days"][day]
+    assert kept[0] is not None and kept[1] is None  # the throw kept, the lay still to come
+
+
+def test_the_quiz_in_json_with_no_answer_says_so(cribbage: Run, tmp_path: Path) -> None:
+    ended = cribbage("quiz", "--date", "2026-11-02", "--json", "--data-dir", str(tmp_path))
+    assert ended.status == 2
+    last = json.loads(ended.out.splitlines()[-1])
+    assert last == {"event": "stopped", "day": "2026-11-02", "answered": 0, "why": "input ended"}
+
+
+def test_at_a_terminal_a_person_is_asked_again_for_as_long_as_it_takes() -> None:
+    from cribcli.services.quiz import drill
+    from cribcli.ui.quizzing import count_drill
+
+    hand = drill("seed 7", 1)
+    wrong = (f"no{n}" for n in range(500))
+    typed = iter([*wrong, str(hand[0].show.total)])
+    said: list[str] = []
+    status = count_drill(hand, lambda _: next(typed), said.append, lambda: 0.0, patient=True)
+    assert status == 0 and said[-1].startswith("1 of 1 right")
+    piped = iter(f"no{n}" for n in range(500))
+    said.clear()
+    assert count_drill(hand, lambda _: next(piped), said.append, lambda: 0.0) == 2
+    assert sum("try again" in line for line in said) == 100  # a pipe of nonsense ends

@@ -56,6 +56,12 @@ def ask_line(question: str) -> str | None:
     raise CribbageError(f"that line is too long: at most {LINE_LIMIT} characters")
 
 
+def _at_a_terminal() -> bool:
+    """Whether a person answers at a terminal (then an answer that cannot be read is asked
+    again for as long as they like; from a pipe, a hundred in a row end it)."""
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
 @click.command(cls=Command, epilog=QUIZ_EXAMPLES)
 @click.option("--date", "day", metavar="YYYY-MM-DD", help="A past day's problems.")
 @click.option("--count", "counting", is_flag=True, help="The counting drill: ten hands, timed.")
@@ -88,6 +94,11 @@ def quiz(
 
     With --count: ten hands and starters, a crib now and then; type each total, and what
     you missed is told item by item; at the end, how many you had right, and the time.
+
+    At the question, `help` says what to type, `hint` how to think about it (not its
+    answer), `quit` stops, your answers so far kept; anything else it cannot read is asked
+    again (at a terminal for as long as it takes; from a pipe, a hundred times in a row at
+    most). Input ending first keeps what was answered, with exit status 2.
     """
     import secrets
     import time
@@ -105,13 +116,14 @@ def quiz(
     if counting:
         hands = drill(str(seed) if seed is not None else secrets.token_hex(4))
         status = count_drill(
-            hands, ask_line, click.echo, time.monotonic, as_json=as_json, style=style
-        )
+            hands, ask_line, click.echo, time.monotonic, as_json=as_json, style=style,
+            patient=_at_a_terminal(),
+        )  # fmt: skip
         click.get_current_context().exit(status)
     today = date.today()
     asked = daily.day_of(day, today)
     book = QuizDays(Places.find(data_dir).quiz)
-    status = Quiz(ask_line, click.echo, as_json=as_json, style=style).day(
+    status = Quiz(ask_line, click.echo, as_json=as_json, style=style, patient=_at_a_terminal()).day(
         asked, today.isoformat(), book, warn
     )
     click.get_current_context().exit(status)
@@ -157,7 +169,9 @@ def train(
     cards, the starter if it was cut, the cards laid, the score. Answer, and you are told
     whether it was the best, what it was worth and why, in the coach's words. A position
     answered right twice in a row rests; the rest come back next time. A game counts once
-    it is reviewed ('cribbage review', or the coach at its end).
+    it is reviewed ('cribbage review', or the coach at its end). At the question, `help`
+    says what to type, `hint` how to think about it, `quit` stops; anything it cannot read
+    is asked again.
     """
     from cribcli.record.store import Places
     from cribcli.ui.console import warn
@@ -165,5 +179,7 @@ def train(
     from cribcli.ui.render import decide_style
 
     style = decide_style(sys.stdout, ascii_only=ascii_only, no_color=no_color)
-    trainer = Trainer(ask_line, click.echo, warn, as_json=as_json, style=style)
+    trainer = Trainer(
+        ask_line, click.echo, warn, as_json=as_json, style=style, patient=_at_a_terminal()
+    )
     click.get_current_context().exit(trainer.run(Places.find(data_dir), kind, limit))

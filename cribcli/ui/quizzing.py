@@ -36,39 +36,109 @@ Ask = Callable[[str], "str | None"]
 Say = Callable[[str], None]
 T = TypeVar("T")
 
-TRIES = 5
-"""Answers that cannot be read, to one question, before the quiz gives up."""
+PIPED_TRIES = 100
+"""Answers in a row that cannot be read, from a pipe or a script, before it is taken as
+ended (at a terminal a person is asked again for as long as they like)."""
+
+QUIT = frozenset({"quit", "exit", "q", "stop"})
+HELP = frozenset({"help", "?", "h"})
+
+HINTS = {
+    "throw": (
+        "Into your own crib, throw cards that help each other (a pair, a 5, two that make "
+        "15); into theirs, cards far apart, and a 5 never if you can help it. Keep fives "
+        "with tens, and runs and pairs together."
+    ),
+    "lay": (
+        "A card below 5 is a safe lead (no one card makes 15 on it); never leave the count "
+        "at 5 or 21, where a ten-card makes 15 or 31; the second card of a rank invites "
+        "the third, for 6."
+    ),
+    "count": (
+        "Count the same way every time: fifteens (every set of cards making 15, 2 each), "
+        "pairs (2 each), runs (1 a card, once for each way), the flush, and nobs (the "
+        "jack of the starter's suit)."
+    ),
+}
+"""What ``hint`` says of each kind of question: how to think about it, not its answer."""
 
 
 class Ended(Exception):
     """Input ended, or gave nothing usable, before an answer."""
 
 
+class Stopped(Exception):
+    """The person asked to stop (``quit``): the answers so far are kept."""
+
+
 def _answer(
-    ask: Ask, say: Say, question: str, read: Callable[[str], T], as_json: bool = False
+    ask: Ask,
+    say: Say,
+    question: str,
+    read: Callable[[str], T],
+    as_json: bool = False,
+    *,
+    kind: str,
+    example: str,
+    patient: bool = False,
 ) -> T:
     """The answer to ``question``, read by ``read`` (a CribbageError says what is wrong,
-    and it is asked again, :data:`TRIES` times at most)."""
-    for _ in range(TRIES):
+    and it is asked again: at a terminal (``patient``) for as long as it takes, from a
+    pipe :data:`PIPED_TRIES` times in a row at most). ``help`` says what can be typed
+    (``example`` of an answer), ``hint`` how to think about this ``kind`` of question,
+    ``quit`` stops (raising Stopped)."""
+    wrong = 0
+    while patient or wrong < PIPED_TRIES:
         try:
             line = ask(question)  # (a line that cannot be read is a CribbageError too)
             if line is None:
                 raise Ended
+            word = line.strip().lower()
+            if word in QUIT:
+                raise Stopped
+            if word in HELP or word == "hint":
+                told = (
+                    HINTS[kind]
+                    if word == "hint"
+                    else (
+                        f"Type {example}; `hint` for a hint; `quit` stops (your answers so far "
+                        "are kept)."
+                    )
+                )
+                if as_json:
+                    say(
+                        json.dumps({"event": "hint" if word == "hint" else "help", "message": told})
+                    )
+                else:
+                    say(f"Hint: {told}" if word == "hint" else told)
+                continue
             return read(line.strip())
         except CribbageError as error:
-            wrong = printable(str(error))
+            wrong += 1
+            said = printable(str(error))
             if as_json:
-                say(json.dumps({"event": "error", "message": wrong}))
+                say(json.dumps({"event": "error", "message": said}))
             else:
-                say(f"{wrong[:1].upper()}{wrong[1:]}: try again.")
+                more = " (`help` says what to type)" if wrong % 3 == 0 else ""
+                say(f"{said[:1].upper()}{said[1:]}: try again{more}.")
     raise Ended
 
 
 class Quiz:
     """The quiz of one day, asked of one person."""
 
-    def __init__(self, ask: Ask, say: Say, *, as_json: bool = False, style: Style = PLAIN) -> None:
+    def __init__(
+        self,
+        ask: Ask,
+        say: Say,
+        *,
+        as_json: bool = False,
+        style: Style = PLAIN,
+        patient: bool = False,
+    ) -> None:
         self.ask, self.say, self.as_json, self.style = ask, say, as_json, style
+        self.patient = patient
+        """Asked at a terminal: an answer that cannot be read is asked again for ever."""
 
     def emit(self, event: dict[str, object]) -> None:
         self.say(json.dumps(event))
@@ -101,10 +171,17 @@ class Quiz:
                 keep(lay=lay)
             elif not self.as_json:
                 self.say(f"You answered the quiz of {day} already:")
-        except Ended:
-            if not self.as_json:
+        except (Ended, Stopped) as stop:
+            done = int(throw is not None) + int(lay is not None)
+            quit = isinstance(stop, Stopped)
+            if self.as_json:
+                why = "quit" if quit else "input ended"
+                self.emit({"event": "stopped", "day": day, "answered": done, "why": why})
+            elif quit:
+                self.say("Stopped: your answers are kept; the rest of the quiz waits for you.")
+            else:
                 self.say("No answer: the rest of the quiz waits for you.")
-            return Exit.USAGE
+            return Exit.OK if quit else Exit.USAGE
         share, streak = share_line(day, throw, lay), book.streak(today)
         if self.as_json:
             self.emit({"event": "quiz", "day": day, "share": share, "streak": streak})
@@ -134,7 +211,10 @@ class Quiz:
         def read(line: str) -> ThrowGrade:
             return grade_throw(problem, parse_cards(line.split()))
 
-        grade = _answer(self.ask, self.say, "Throw which two? ", read, self.as_json)
+        grade = _answer(
+            self.ask, self.say, "Throw which two? ", read, self.as_json,
+            kind="throw", example="the two cards to throw, e.g. 5H JD", patient=self.patient,
+        )  # fmt: skip
         if self.as_json:
             self.emit({"event": "graded", "kind": "discard", **grade.as_json()})
             return grade
@@ -189,7 +269,10 @@ class Quiz:
         def read(line: str) -> LayGrade:
             return grade_lay(problem, Card.parse(line))
 
-        grade = _answer(self.ask, self.say, "Lay which card? ", read, self.as_json)
+        grade = _answer(
+            self.ask, self.say, "Lay which card? ", read, self.as_json,
+            kind="lay", example="the card to lay, e.g. 4C", patient=self.patient,
+        )  # fmt: skip
         if self.as_json:
             self.emit({"event": "graded", "kind": "pegging", **grade.as_json()})
             return grade
@@ -217,6 +300,7 @@ def count_drill(
     *,
     as_json: bool = False,
     style: Style = PLAIN,
+    patient: bool = False,
 ) -> int:
     """A timed round of hands to count (:func:`cribcli.services.quiz.drill`'s): each shown, the
     total asked, and what was missed told item by item; at the end, how many were right
@@ -231,11 +315,20 @@ def count_drill(
             say(f"Hand {number} of {hands}{what}: {style.cards(hand.hand)}, starter "
                 f"{style.card(hand.starter)}")  # fmt: skip
         try:
-            said = _answer(ask, say, "Total? ", _total, as_json)
-        except Ended:
-            if not as_json:
+            said = _answer(
+                ask, say, "Total? ", _total, as_json,
+                kind="count", example="the total, e.g. 12", patient=patient,
+            )  # fmt: skip
+        except (Ended, Stopped) as stop:
+            counted, quit = number - 1, isinstance(stop, Stopped)
+            if as_json:
+                why = "quit" if quit else "input ended"
+                say(json.dumps({"event": "stopped", "right": right, "hands": counted, "why": why}))
+            elif counted:
+                say(f"{'Stopped' if quit else 'No more answers'}: {right} of {counted} right.")
+            else:
                 say("No answer: the round is over.")
-            return Exit.USAGE
+            return Exit.OK if quit else Exit.USAGE
         right += said == show.total
         if as_json:
             say(json.dumps(_counted(hand, said)))
@@ -301,10 +394,19 @@ class Trainer:
     grades it, in the coach's words, and counted towards the position's rest."""
 
     def __init__(
-        self, ask: Ask, say: Say, warn: Say, *, as_json: bool = False, style: Style = PLAIN
+        self,
+        ask: Ask,
+        say: Say,
+        warn: Say,
+        *,
+        as_json: bool = False,
+        style: Style = PLAIN,
+        patient: bool = False,
     ) -> None:
         self.ask, self.say, self.warn = ask, say, warn
         self.as_json, self.style = as_json, style
+        self.patient = patient
+        """Asked at a terminal: an answer that cannot be read is asked again for ever."""
 
     def emit(self, event: dict[str, object]) -> None:
         self.say(json.dumps(event))
@@ -326,6 +428,8 @@ class Trainer:
                 good = self._ask(position, found)
             except Ended:
                 ended = True
+                break
+            except Stopped:
                 break
             if good is None:  # no hand fits what was seen: nothing to judge it by
                 continue
@@ -405,7 +509,11 @@ class Trainer:
                 raise CribbageError(f"throw {which[6:]} of your cards")
             return judge_throw(seen, thrown)
 
-        decision = _answer(self.ask, self.say, f"Throw {which}? ", read, self.as_json)
+        decision = _answer(
+            self.ask, self.say, f"Throw {which}? ", read, self.as_json,
+            kind="throw", example=f"the cards to throw, e.g. {'5H JD' if size == 2 else '5H'}",
+            patient=self.patient,
+        )  # fmt: skip
         return self._told(decision)
 
     def _lay(self, seen: View, seed: int | str, names: Sequence[str]) -> bool | None:
@@ -429,7 +537,10 @@ class Trainer:
                 raise CribbageError(f"{card} cannot be laid: choose one of {can}")
             return judge_lay(seen, card, seed)
 
-        decision = _answer(self.ask, self.say, "Lay which card? ", read, self.as_json)
+        decision = _answer(
+            self.ask, self.say, "Lay which card? ", read, self.as_json,
+            kind="lay", example="the card to lay, e.g. 4C", patient=self.patient,
+        )  # fmt: skip
         return None if decision is None else self._told(decision)
 
     def _count(self, found: SetUp) -> bool:
@@ -440,7 +551,10 @@ class Trainer:
                 f"Your {what} {self.style.cards(show.hand)}, starter "
                 f"{self.style.card(show.starter)}: what does it count?"
             )
-        said = _answer(self.ask, self.say, "Total? ", _total, self.as_json)
+        said = _answer(
+            self.ask, self.say, "Total? ", _total, self.as_json,
+            kind="count", example="the total, e.g. 12", patient=self.patient,
+        )  # fmt: skip
         good = said == show.total
         if self.as_json:
             self.emit({"event": "trained", "right": good, "said": said, "total": show.total})
