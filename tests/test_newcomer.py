@@ -141,3 +141,42 @@ def test_at_a_terminal_a_person_is_asked_again_for_as_long_as_it_takes() -> None
     said.clear()
     assert count_drill(hand, lambda _: next(piped), said.append, lambda: 0.0) == 2
     assert sum("try again" in line for line in said) == 100  # a pipe of nonsense ends
+
+
+# --- the tournament's report and its progress ---------------------------------------------
+
+
+def _small_acc() -> tuple[object, list[tuple[int, int, str]]]:
+    from cribcli.services.tournament import TournamentSetup, local_play, run_tournament
+
+    heard: list[tuple[int, int, str]] = []
+    setup = TournamentSetup(("easy", "5", "normal", "5"), "acc", 1, 3, 61)
+    done = run_tournament(setup, local_play(1), on_unit=lambda *told: heard.append(told))
+    return done, heard
+
+
+def test_the_tournament_s_report_fits_80_and_40_columns_and_names_a_level() -> None:
+    from cribcli.services.tournament import Tournament
+    from cribcli.ui.reports import tournament_lines
+
+    done, _ = _small_acc()
+    assert isinstance(done, Tournament)
+    for width in (80, 40):
+        lines = tournament_lines(done, width)
+        assert all(len(line) <= width for line in lines), (width, lines)
+        text = "\n".join(lines)
+        assert "level 5 #1" in text and " 5 #1" not in text.replace("level 5 #1", "")
+        assert "a bye" not in text  # two qualifiers: the final at once
+        # wrapped only between words: the same words as one column wider, where fewer wrap
+        wider = "\n".join(tournament_lines(done, width + 1 if width < 80 else 200))
+        assert sorted(text.split()) == sorted(wider.split())
+
+
+def test_the_tournament_s_progress_says_what_it_counts_stage_by_stage() -> None:
+    _, heard = _small_acc()
+    stages = [what for _, _, what in heard]
+    assert stages[0] == "qualifying games" and stages[-1] == "the final"
+    qualifying = [(done, of) for done, of, what in heard if what == "qualifying games"]
+    assert qualifying[-1] == (6, 6) and [done for done, _ in qualifying] == list(range(7))
+    final = [(done, of) for done, of, what in heard if what == "the final"]
+    assert final == [(0, 1), (1, 1)]  # the knockout counted on its own, from 0

@@ -65,7 +65,7 @@ def test_the_bracket_is_the_accs_approved_one() -> None:
 @pytest.mark.parametrize(
     ("entrants", "qualified", "bracket", "byes"),
     [
-        (6, 2, 4, 2),  # two qualifiers: two byes, then the final
+        (6, 2, 2, 0),  # two qualifiers: the final, at once
         (9, 3, 4, 1),
         (16, 4, 4, 0),
         (33, 9, 16, 7),
@@ -157,14 +157,13 @@ def test_a_small_acc_tournament_plays_to_its_winner(cribbage: Run, tmp_path: Pat
     assert [s["place"] for s in told["standings"]] == [1, 2, 3, 4, 5, 6]
     first, second = (told["standings"][n]["player"] for n in (0, 1))
     knockout = told["knockout"]
-    byes_then_final = [(1, [1, None]), (1, [2, None]), (2, [1, 2])]
-    assert [(m["round"], m["seeds"]) for m in knockout] == byes_then_final
-    assert knockout[2]["players"] == [first, second]
-    assert told["champion"] == knockout[2]["winner"] in (first, second)
-    assert max(knockout[2]["score"]) == 2  # best of 3
+    assert [(m["round"], m["seeds"]) for m in knockout] == [(1, [1, 2])]  # the final: no byes
+    assert knockout[0]["players"] == [first, second]
+    assert told["champion"] == knockout[0]["winner"] in (first, second)
+    assert max(knockout[0]["score"]) == 2  # best of 3
     assert len(told["ratings"]) == 6 and len(told["crosstable"]) == 6
     logs = sorted(p.name for p in tmp_path.glob("*.toml"))
-    assert "tournament.toml" in logs and len(logs) == 1 + 15 + sum(knockout[2]["score"])
+    assert "tournament.toml" in logs and len(logs) == 1 + 15 + sum(knockout[0]["score"])
     again = cribbage("tournament", "easy", "normal", "--log-dir", str(tmp_path))
     assert again.status == 1 and "--resume" in again.err  # (a folder holds one)
     assert cribbage("tournament", "easy").status == 2
@@ -402,3 +401,28 @@ def test_a_resume_runs_the_folder_s_programs_when_named_or_trusted(
         carried = cribbage("tournament", "--resume", str(folder), *how, "--json")
         assert carried.status == 0, carried.err
         assert json.loads(carried.out) == json.loads(whole.out) and last.exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("columns", [80, 40])
+def test_the_report_fits_a_real_terminal(tmp_path: Path, columns: int) -> None:
+    """In a pseudo-terminal of 80 and of 40 columns: no line wider than it."""
+    import pexpect
+
+    from tests.terminal import ANSI, HANG, environment
+
+    env = {**environment(str(tmp_path)), "COLUMNS": str(columns)}
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "cribcli", "tournament", "easy", "5", "normal", "5", "--format", "acc",
+         "--games", "1", "--short"],
+        env=env, encoding="utf-8", dimensions=(30, columns), timeout=HANG,
+    )  # fmt: skip
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    text = ANSI.sub("", child.before or "")
+    report = text[text.index("Tournament (") :]
+    lines = [line.rstrip("\r") for line in report.split("\n")]
+    assert "The winner:" in report and "level 5 #1" in report
+    assert all(len(line) <= columns for line in lines), [s for s in lines if len(s) > columns]

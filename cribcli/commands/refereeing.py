@@ -273,7 +273,8 @@ def tournament(
     round-robin: every pair plays --games games (with --duplicate, each deal twice, the
     seats swapped). acc: as the American Cribbage Congress runs a tournament, that
     round-robin is the qualifying round, ranked by game points (2 a win, 3 a skunk), then
-    games won, then spread; one in four players, rounded up, go on to a knockout of
+    games won, then spread; one in four players, rounded up, and two at least, go on to a
+    knockout of
     best-of-3 (or --best-of 5, 7) matches, seeded by qualifying place on the ACC's
     bracket, the top qualifiers getting byes so that the second round is full. The
     report gives the crosstable, the standings with the tie-break that decided each
@@ -301,7 +302,8 @@ def tournament(
     )
     from cribcli.services.tournament import as_json as json_of
     from cribcli.services.tournament_folder import NotThisTournament, resumed, start_folder
-    from cribcli.ui.console import progress
+    from cribcli.ui.console import stages
+    from cribcli.ui.render import WIDE
     from cribcli.ui.reports import tournament_lines
     from cribcli.ui.signals import Stopped, stopped_by_signals
 
@@ -370,7 +372,7 @@ def tournament(
                 command.check_found()
     stopped: Stopped | KeyboardInterrupt | None = None
     try:
-        with stopped_by_signals(), progress("Playing", least=1 if not as_json else 10**9) as told:
+        with stopped_by_signals(), stages("Playing", least=1 if not as_json else 10**9) as told:
             run_tournament(
                 setup,
                 local_play(jobs, scheduler),
@@ -386,7 +388,11 @@ def tournament(
         if as_json:
             click.echo(json.dumps(json_of(carried)))
         else:
-            for line in tournament_lines(carried):
+            import shutil
+
+            # (the terminal's width, or a full one's when written to a file or a pipe)
+            width = shutil.get_terminal_size().columns if sys.stdout.isatty() else WIDE
+            for line in tournament_lines(carried, max(width, 20)):
                 click.echo(line)
     _exit_if(stopped)
 

@@ -338,9 +338,9 @@ def qualifiers(entrants: int) -> int:
 
 
 def bracket_size(qualified: int) -> int:
-    """The next full bracket: a power of two, 4 or more, as the ACC's rule 13.2.d lists
-    them (two qualifiers are two byes, then a final)."""
-    size = 4
+    """The next full bracket: a power of two (ACC rule 13.2.d); two qualifiers play the
+    final at once, with no byes before it."""
+    size = 2
     while size < qualified:
         size *= 2
     return size
@@ -445,17 +445,19 @@ def run_tournament(
     play: Play,
     *,
     log_dir: Path | None = None,
-    on_unit: Callable[[int, int], None] | None = None,
+    on_unit: Callable[[int, int, str], None] | None = None,
     tournament: Tournament | None = None,
 ) -> Tournament:
     """Play a tournament (into ``tournament`` if given: one stopped part way keeps there
     what it finished): the round-robin, then with ACC the knockout, round by round.
     Units already in ``tournament.results`` (read from the logs) are not played again.
-    ``on_unit`` hears how many units of the stage are done, of how many. Raises
+    ``on_unit`` hears how many units of the stage are done, of how many, and what the
+    stage is (``qualifying games``, ``knockout round 1 matches``, ``the final``). Raises
     StoreError if a log cannot be written."""
     tournament = tournament or Tournament(setup)
     tournament.matches = round_robin(setup)
-    _play_stage(tournament, tournament.matches, play, log_dir, on_unit)
+    first = "qualifying games" if setup.format == "acc" else "games"
+    _play_stage(tournament, tournament.matches, play, log_dir, on_unit, first)
     if setup.format != "acc":
         return tournament
     ranked = tournament.standings()
@@ -480,7 +482,8 @@ def run_tournament(
             )  # fmt: skip
         tournament.knockout += this_round
         tournament.knockout_matches += [m for _, m in playing]
-        _play_stage(tournament, [m for _, m in playing], play, log_dir, on_unit)
+        stage = "the final" if len(this_round) == 1 else f"knockout round {round_number} matches"
+        _play_stage(tournament, [m for _, m in playing], play, log_dir, on_unit, stage)
         for match, up in playing:
             games = tournament.results.games(up)
             wins = [sum(up.players[g.player(g.winner)] == p for g in games) for p in up.players]
@@ -506,7 +509,8 @@ def _play_stage(
     matches: Sequence[MatchUp],
     play: Play,
     log_dir: Path | None,
-    on_unit: Callable[[int, int], None] | None,
+    on_unit: Callable[[int, int, str], None] | None,
+    stage: str,
 ) -> None:
     """Every unit of ``matches`` not finished, played; each one's logs written as it
     comes back."""
@@ -525,7 +529,7 @@ def _play_stage(
     total = sum(match.units for match in matches)
     done = total - len(todo)
     if on_unit:
-        on_unit(done, total)
+        on_unit(done, total, stage)
     if not todo:
         return
     for number, played, logs in play(todo):
@@ -536,7 +540,7 @@ def _play_stage(
         tournament.voids += sum(isinstance(game, VoidGame) for game in played)
         done += 1
         if on_unit:
-            on_unit(done, total)
+            on_unit(done, total, stage)
 
 
 def local_play(jobs: int = 1, scheduler: str | None = None) -> Play:

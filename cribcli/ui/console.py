@@ -40,3 +40,34 @@ def progress(label: str, *, after: float = 0.0, least: int = 0) -> Iterator[Prog
             bars[0].update(done - bars[0].pos)
 
         yield tell
+
+
+StageProgress = Callable[[int, int, str], None]
+"""Hears how much of a stage of a task is done, and what the stage counts: (done, of,
+what)."""
+
+
+@contextlib.contextmanager
+def stages(label: str, *, least: int = 0) -> Iterator[StageProgress]:
+    """A progress bar for each stage of a task, labelled with what it counts (``Playing
+    qualifying games``), a new one when the stage changes: only on a terminal, only for
+    a stage of ``least`` steps or more."""
+    with contextlib.ExitStack() as stack:
+        shown: list[tuple[str, Any]] = []
+
+        def tell(done: int, of: int, what: str) -> None:
+            if not shown or shown[-1][0] != what:
+                if shown:
+                    stack.close()  # the stage before, ended where it was
+                if of < least or not sys.stderr.isatty():
+                    shown.append((what, None))
+                    return
+                import click
+
+                bar = click.progressbar(length=of, label=f"{label} {what}", file=sys.stderr)
+                shown.append((what, stack.enter_context(bar)))
+            bar = shown[-1][1]
+            if bar is not None:
+                bar.update(done - bar.pos)
+
+        yield tell

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from cribcli.players.base import Level
 from cribcli.review.grading import GRADE_WINDOWS, KINDS
 from cribcli.rules.errors import printable
+from cribcli.ui.render import WIDE, fit
 
 if TYPE_CHECKING:
     from cribcli.review.history import DailyResult, History
@@ -84,68 +85,101 @@ CROSSTABLE_MOST = 16
 """The most players whose crosstable is shown (16 fit 120 columns)."""
 
 
-def tournament_lines(tournament: Tournament) -> list[str]:
+def tournament_lines(tournament: Tournament, width: int = WIDE) -> list[str]:
     """A tournament's report for people: the crosstable, the standings with their
-    tie-breaks, the bracket, each player's rating, the champion."""
+    tie-breaks, the bracket, each player's rating, the champion; every line within
+    ``width`` columns (the standings as a table where it fits, a line or two a player
+    where it does not)."""
     from cribcli.services.tournament import crosstable, qualifiers, ratings
 
     setup = tournament.setup
-    names = [printable(name)[:20] for name in setup.names]
+    names = [_player(printable(name))[:16] for name in setup.names]
     count = len(names)
-    kind = "round-robin" if setup.format == "round-robin" else "ACC: a round-robin qualifying"
+    kind = "round-robin" if setup.format == "round-robin" else "ACC: round-robin qualifying"
     twice = ", each deal twice" if setup.duplicate else ""
-    lines = [
+    lines = fit(
         f"Tournament ({kind}): {count} players, each pair {setup.games} "
-        f"game{'s' * (setup.games != 1)}{twice}, to {setup.target}, seed {setup.seed}",
-    ]
-    if count <= CROSSTABLE_MOST:
+        f"game{'s' * (setup.games != 1)}{twice}, to {setup.target}, seed "
+        f"{printable(str(setup.seed))}",
+        width,
+    )
+    if count <= CROSSTABLE_MOST and 18 + 6 * count <= width:
         lines += ["", "  games won-lost  " + "".join(f"{n + 1:>6}" for n in range(count))]
         table = crosstable(count, tournament.matches, tournament.results)
         for player, row in enumerate(table):
             cells = "".join(f"{cell or '.':>6}" for cell in row)
-            lines.append(f"  {player + 1:>2} {names[player]:<13}{cells}")
+            lines.append(f"  {player + 1:>2} {names[player][:13]:<13}{cells}")
     else:
-        lines += ["", f"  (the crosstable of {count} players is too wide to show: --json has it)"]
+        lines += [
+            "",
+            *fit(f"  (the crosstable of {count} players is too wide here: --json has it)", width),
+        ]
     rated = {r.player: r for r in ratings(tournament)}
-    lines += [
-        "",
-        f"  {'place':>5}  {'player':<20}{'games':>6}{'won':>5}{'points':>7}{'spread':>8}"
-        f"{'rating':>8}{'(95%)':>7}  ahead on",
-    ]
+    wide = width >= STANDINGS_WIDTH
+    lines.append("")
+    if wide:
+        lines.append(
+            f"  {'place':>5}  {'player':<16}{'games':>6}{'won':>5}{'points':>7}{'spread':>7}"
+            f"{'rating':>7}{'(95%)':>6}  ahead on"
+        )
     for standing in tournament.standings():
         rating = rated[standing.player]
-        lines.append(
-            f"  {standing.place:>5}  {names[standing.player]:<20}{standing.games:>6}"
-            f"{standing.wins:>5}{standing.game_points:>7}{standing.spread:>+8}"
-            f"{round(rating.elo):>+8d}{f'±{rating.within:.0f}':>7}  {standing.decided_by}"
+        name, within = names[standing.player], f"±{rating.within:.0f}"
+        if wide:
+            lines.append(
+                f"  {standing.place:>5}  {name:<16}{standing.games:>6}"
+                f"{standing.wins:>5}{standing.game_points:>7}{standing.spread:>+7}"
+                f"{round(rating.elo):>+7d}{within:>6}  {standing.decided_by}"
+            )
+            continue
+        ahead = f"; ahead on {standing.decided_by}" if standing.decided_by else ""
+        lines += fit(
+            f"  {standing.place}. {name}: {standing.games} games, {standing.wins} won, "
+            f"{standing.game_points} points, spread {standing.spread:+}, rating "
+            f"{round(rating.elo):+d} {within}{ahead}",
+            width,
         )
-    lines += [
-        "  (points: game points, 2 a win, 3 a skunk; ranked by them, then games won, then",
-        "  spread; rating: Elo against the field's average, from every game)",
-    ]
+    lines += fit(
+        "  (points: game points, 2 a win, 3 a skunk; ranked by them, then games won, then "
+        "spread; rating: Elo against the field's average, from every game)",
+        width,
+    )
     if setup.format == "acc" and tournament.knockout:
         qualified = qualifiers(count)
-        lines += ["", f"  The knockout: the top {qualified} of {count}, best of {setup.best_of}"]
+        lines += [
+            "",
+            *fit(f"  The knockout: the top {qualified} of {count}, best of {setup.best_of}", width),
+        ]
         last = max(match.round for match in tournament.knockout)
         for match in tournament.knockout:
             title = "final" if match.round == last else f"round {match.round}"
             high, low = match.seeds
             first = f"({high}) {names[tournament.seeds[high - 1]]}"
             if low is None:
-                lines.append(f"  {title:<9} {first}: a bye")
+                lines += fit(f"  {title:<9} {first}: a bye", width)
                 continue
             second = f"({low}) {names[tournament.seeds[low - 1]]}"
             told = ""
             if match.winner is not None:
                 won = names[tournament.seeds[match.winner - 1]]
                 told = f": {won} {max(match.score)}-{min(match.score)}"
-            lines.append(f"  {title:<9} {first} v {second}{told}")
+            lines += fit(f"  {title:<9} {first} v {second}{told}", width)
     champion = tournament.champion
     if champion is not None:
         lines += ["", f"  The winner: {names[champion]}"]
     if tournament.voids:
-        lines.append(f"  ({tournament.voids} games had no result and are not counted)")
+        lines += fit(f"  ({tournament.voids} games had no result and are not counted)", width)
     return lines
+
+
+STANDINGS_WIDTH = 78
+"""The columns the standings take as a table (else a line or two a player)."""
+
+
+def _player(name: str) -> str:
+    """A tournament's player as people read it: a numbered level is ``level 5``."""
+    number, _, more = name.partition(" ")
+    return f"level {name}" if number.isdecimal() and (not more or more.startswith("#")) else name
 
 
 def _interval(measured: tuple[float, float, float], scale: float) -> str:
