@@ -180,3 +180,90 @@ def test_the_tournament_s_progress_says_what_it_counts_stage_by_stage() -> None:
     assert qualifying[-1] == (6, 6) and [done for done, _ in qualifying] == list(range(7))
     final = [(done, of) for done, of, what in heard if what == "the final"]
     assert final == [(0, 1), (1, 1)]  # the knockout counted on its own, from 0
+
+
+# --- the smaller things ---------------------------------------------------------------------
+
+
+def test_the_quiz_s_share_line_says_a_loss_one_way_all_day(tmp_path: Path) -> None:
+    from cribcli.review.history import QuizDays, kept_loss
+    from cribcli.services.quiz import share_line
+
+    book = QuizDays(tmp_path / "quiz.json")
+    throw, lay = kept_loss(1.0951), kept_loss(0.0)  # as the quiz says it at the answer
+    book.keep("2026-12-05", throw=throw, lay=lay, today="2026-12-05")
+    kept = book.read()["2026-12-05"]
+    assert kept.throw is not None and kept.lay is not None
+    said = share_line("2026-12-05", throw, lay)
+    assert share_line("2026-12-05", kept.throw, kept.lay) == said  # again, from the book
+    assert "discard 1.10 lost" in said
+
+
+def test_a_trained_position_says_its_game_by_day_and_opponent_not_file() -> None:
+    from cribcli.players import Level
+    from cribcli.record.log import GameInfo, Seat
+    from cribcli.rules.engine import Rules
+    from cribcli.ui.quizzing import _game_words
+
+    seats = (Seat("You"), Seat("Computer", "computer", Level.HARD))
+    info = GameInfo(Rules(), seats, 7, started="2026-12-05T10:30:00")
+    assert _game_words(info, 0) == "The game of 2026-12-05 v Computer (hard)"
+
+
+def test_review_says_an_8_and_no_loss_for_the_best() -> None:
+    from cribcli.review.coach import Decision
+    from cribcli.rules.cards import parse_cards
+    from cribcli.ui.coaching import _decision_line, _leaves
+    from cribcli.ui.render import PLAIN
+
+    assert _leaves(23) == "23: an 8 makes 31" and _leaves(7) == "7: an 8 makes 15"
+    assert _leaves(14) == "14: an ace makes 15" and _leaves(9) == "9: a 6 makes 15"
+    cards = tuple(parse_cards(["5H", "5S"]))
+    best = Decision(3, "throw", cards, cards, 0.0, chance=0.941)
+    line = _decision_line(best, PLAIN)
+    assert "lost" not in line and "best" in line and "94.1% to win" in line
+
+
+def test_a_solo_served_table_shows_the_hand_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cribcli.services.games import computer_action
+
+    said: list[str] = []
+    monkeypatch.setattr(visitor_module, "say", said.append)
+
+    async def main() -> None:
+        room = room_at(tmp_path)
+        ann = Person(room, Connected("ann"))
+        room.visitors.append(ann)
+        await ann._line("solo")
+        ann.catch_up()  # the deal
+        table = ann.table
+        assert table is not None and table.session is not None
+        session = table.session
+        seat = session.computer_to_act()
+        assert seat is not None  # the computer throws to the crib: nothing of ann's changes
+        session.act(computer_action(session.info, session.state, seat))
+        ann.catch_up()
+
+    asyncio.run(main())
+    assert sum("Your hand" in line for line in said) == 1, said
+
+
+def test_another_game_is_dealt_first_by_the_loser(tmp_path: Path) -> None:
+    from cribcli.services.games import NewGame, game_info
+    from cribcli.ui.playing import _loser
+
+    lost_by_you = SimpleNamespace(
+        state=SimpleNamespace(winner=1), info=SimpleNamespace(rules=SimpleNamespace(players=2))
+    )
+    assert _loser(lost_by_you) == 0  # type: ignore[arg-type]
+    won_by_you = SimpleNamespace(
+        state=SimpleNamespace(winner=0), info=SimpleNamespace(rules=SimpleNamespace(players=2))
+    )
+    assert _loser(won_by_you) == 1  # type: ignore[arg-type]
+    from cribcli.record.store import Places
+
+    places = Places.find(str(tmp_path))
+    assert game_info(NewGame(first_dealer=0, seed=1), places).rules.first_dealer == 0
+    assert game_info(NewGame(seed=1), places).rules.first_dealer == 1  # a first game

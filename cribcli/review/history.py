@@ -30,6 +30,13 @@ QUIZ_LIMIT = 1 << 20
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
+def kept_loss(lost: float) -> float:
+    """What an answer lost, as the quiz book keeps it and the share line says it: to the
+    hundredth, so that the line said at the answer and the line said again from the book
+    the same day agree (1.095 is not rounded one way and then the other)."""
+    return round(lost, 2)
+
+
 class QuizAnswer(NamedTuple):
     """A day's quiz as answered: what the throw lost and what the lay lost (None until
     answered), and whether it was answered on the day itself (only those make a streak)."""
@@ -80,8 +87,8 @@ class QuizDays:
         )
         days[day] = known
         table = {
-            d: [None if a.throw is None else round(a.throw, 3),
-                None if a.lay is None else round(a.lay, 3), a.on_the_day]
+            d: [None if a.throw is None else kept_loss(a.throw),
+                None if a.lay is None else kept_loss(a.lay), a.on_the_day]
             for d, a in days.items()
         }  # fmt: skip
         write_atomic(self.path, json.dumps({"days": table}, separators=(",", ":")))

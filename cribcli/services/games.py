@@ -88,6 +88,9 @@ class NewGame:
     earlier: tuple[ShownDeal, ...] = ()
     """The deals shown in the games just before, at the same table (another game, asked
     for at the end of one): the computer reads the player from them too."""
+    first_dealer: int | None = None
+    """Who deals first, with two players and no cut: the loser of the game before (the
+    ACC's rule); None, a first game: the computer (the game's rules, as the spec says)."""
 
 
 def remembered_level(places: Places) -> Level:
@@ -241,7 +244,7 @@ def game_info(new: NewGame, places: Places) -> GameInfo:
         players=new.players,
         target=target_of(new.short),
         cut_for_deal=new.cut or new.players > 2,
-        first_dealer=1,
+        first_dealer=1 if new.first_dealer is None else new.first_dealer,
         muggins=new.muggins,
     )
     seats = (Seat(new.name, "human"),) + tuple(

@@ -127,9 +127,12 @@ def _decision_line(decision: Decision, style: Style) -> str:
         notes.append(f"hand+crib {decision.exact:.2f}")
     if decision.open_lost is not None:
         notes.append(f"open {round(decision.open_lost, 2):g}")
-    if decision.lost >= 0.005 or notes:
+    noted = f"({', '.join(notes)})" if notes else ""
+    if decision.lost >= 0.005:
         line += " " * max(36 - seen_len(line), 1) + f"lost {decision.lost:5.2f}"
-        line += f"  {decision.mark:<11}" + (f"({', '.join(notes)})" if notes else "")
+        line += f"  {decision.mark:<11}" + noted
+    elif notes:  # the best: nothing lost to say, only the note
+        line += " " * max(36 - seen_len(line), 1) + noted
     line = line.rstrip()
     return style.bold(line) if decision.mark in ("mistake", "blunder") else line
 
@@ -255,7 +258,7 @@ def _leaves(count: int) -> str:
     for target in (15, COUNT_LIMIT):
         need = target - count
         if 1 <= need <= 10:
-            card = "a ten-card" if need == 10 else "an ace" if need == 1 else f"a {need}"
+            card = {10: "a ten-card", 1: "an ace", 8: "an 8"}.get(need, f"a {need}")
             return f"{count}: {card} makes {target}"
     return f"{count}: no one card makes {15 if count < 15 else COUNT_LIMIT}"
 

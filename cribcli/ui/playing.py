@@ -154,7 +154,17 @@ def _like(session: Session, asked: NewGame) -> NewGame:
         muggins=rules.muggins,
         cut=rules.cut_for_deal,
         earlier=carried(session.state.past),
+        first_dealer=_loser(session),
     )
+
+
+def _loser(session: Session) -> int | None:
+    """The seat that lost the game, with two players: it deals the next (the ACC's rule
+    1.5, as a served table's match does)."""
+    winner = session.state.winner
+    if session.info.rules.players != 2 or winner is None:
+        return None
+    return 1 - winner
 
 
 def _seat(options: PlayOptions, places: Places, session: Session, interactive: bool) -> SeatUI:

@@ -8,9 +8,10 @@ import json
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from cribcli.record.log import GameInfo
 from cribcli.record.store import Places
 from cribcli.review.coach import Decision, judge_lay, judge_throw, mark_of
-from cribcli.review.history import QuizDays
+from cribcli.review.history import QuizDays, kept_loss
 from cribcli.rules.cards import Card, parse_cards
 from cribcli.rules.engine import View, showing
 from cribcli.rules.errors import CribbageError, Exit, printable
@@ -29,7 +30,7 @@ from cribcli.services.quiz import (
 )
 from cribcli.services.training import Position, Repetitions, SetUp, set_up, to_train
 from cribcli.ui.coaching import coach_line, peg_lines, why_words
-from cribcli.ui.render import PLAIN, Style, show_lines
+from cribcli.ui.render import PLAIN, WIDE, Style, fit, show_lines
 
 Ask = Callable[[str], "str | None"]
 """Asks a question: the line answered, or None when input has ended."""
@@ -162,12 +163,12 @@ class Quiz:
 
         try:
             if throw is None:
-                throw = self._discard(discard_problem(day)).lost
+                throw = kept_loss(self._discard(discard_problem(day)).lost)
                 keep(throw=throw)
             elif lay is None and not self.as_json:
                 self.say(f"Your throw of {day} is kept; now the pegging problem.")
             if lay is None:
-                lay = self._pegging(pegging_problem(day)).lost
+                lay = kept_loss(self._pegging(pegging_problem(day)).lost)
                 keep(lay=lay)
             elif not self.as_json:
                 self.say(f"You answered the quiz of {day} already:")
@@ -389,6 +390,18 @@ def _counted(hand: CountHand, said: int) -> dict[str, object]:
 # --- the trainer ----------------------------------------------------------------------
 
 
+def _game_words(info: GameInfo, seat: int) -> str:
+    """Which game a position is of, as a person remembers it: its day and whom it was
+    against (``The game of 2026-12-05 v Computer (hard)``), not its log's file name."""
+    others = [
+        printable(spec.name) + (f" ({spec.level.label})" if spec.level else "")
+        for n, spec in enumerate(info.seats)
+        if n != seat
+    ]
+    day = f" of {info.started[:10]}" if info.started else ""
+    return f"The game{day} v {' and '.join(others)}"
+
+
 class Trainer:
     """Your costly decisions asked again, one by one: each answer graded as the review
     grades it, in the coach's words, and counted towards the position's rest."""
@@ -487,10 +500,12 @@ class Trainer:
             self.emit(event)
         else:
             self.say("")
-            self.say(
-                f"{printable(position.game)}, round {seen.round} ({whose}), you {you} to "
+            line = (
+                f"{_game_words(info, seen.seat)}, round {seen.round} ({whose}), you {you} to "
                 f"{them}: you lost {position.lost:.2f} points here."
             )
+            for part in fit(line, WIDE):
+                self.say(part)
         if position.kind == "throw":
             return self._throw(seen)
         if position.kind == "lay":

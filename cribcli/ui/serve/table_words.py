@@ -99,7 +99,7 @@ def take_back(visitor: Visitor) -> None:
     visitor.say("  Your seat is yours again.")
     visitor.room.tell_table(table, f"{visitor.name} plays again.", but=visitor)
     visitor.room.log(f"{visitor.name} takes the seat back at table {table.number}")
-    seated.shown_at = -1
+    seated.shown = ()
     visitor.show_table()
     visitor.room.changed(table)
 

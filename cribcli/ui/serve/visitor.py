@@ -57,8 +57,8 @@ class Seated:
     table: ServedTable
     seat: int
     ui: SeatUI | None = None
-    shown_at: int = -1
-    """How many events had happened when the table was last shown."""
+    shown: tuple[str, ...] = ()
+    """The table as it was last shown (shown again only when it has changed)."""
 
 
 @dataclass
@@ -412,22 +412,20 @@ class Visitor:
         self.show_table(always=True)  # (back at a game: whoever's turn it is)
 
     def show_table(self, *, always: bool = False) -> None:
-        """The table above the prompt when the game waits for you and has moved on since
+        """The table above the prompt when the game waits for you and it has changed since
         it was last shown (as ``play`` shows it: the board stays below the prompt), or
-        ``always``."""
+        ``always``: another seat's move that leaves your cards and the count as they were
+        (the computer's throw to the crib) does not show it again."""
         seated = self.seated
         ui = seated.ui if seated is not None else None
         if ui is None or seated is None or ui.session.over:
             return
-        if not always and (
-            not ui.my_turn
-            or seated.shown_at == len(ui.session.events)
-            or seated.table.taken(ui.seat)
-        ):
+        lines = tuple(ui.table_lines(board=False))
+        if not always and (not ui.my_turn or seated.shown == lines or seated.table.taken(ui.seat)):
             return
-        seated.shown_at = len(ui.session.events)
+        seated.shown = lines
         self.say("")
-        for line in ui.table_lines(board=False):
+        for line in lines:
             self.say(line)
 
     def leave(self) -> None:
