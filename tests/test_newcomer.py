@@ -267,3 +267,17 @@ def test_another_game_is_dealt_first_by_the_loser(tmp_path: Path) -> None:
     places = Places.find(str(tmp_path))
     assert game_info(NewGame(first_dealer=0, seed=1), places).rules.first_dealer == 0
     assert game_info(NewGame(seed=1), places).rules.first_dealer == 1  # a first game
+
+
+def test_play_opens_with_the_deal_and_daily_with_its_promise(
+    cribbage: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A person playing the computer on their own machine has nobody to distrust: the
+    first screen is the deal. The daily game, dealt for everyone, shows its promise."""
+    monkeypatch.setenv("CRIBBAGE_HOME", str(tmp_path / "one"))
+    alone = cribbage("play", "--seed", "3", stdin="quit\n")
+    assert "sha256:" not in alone.out and "promise" not in alone.out
+    assert alone.out.lstrip().startswith("Round 1. Computer deals.")
+    monkeypatch.setenv("CRIBBAGE_HOME", str(tmp_path / "two"))
+    day = cribbage("daily", "--date", "2026-12-01", stdin="quit\n")
+    assert "The deal's promise, the digest of its seed" in day.out
