@@ -300,7 +300,19 @@ def test_review_of_a_log(cribbage: Run, snapshot: SnapshotAssertion) -> None:
     assert lines[summary + 9].startswith("Every seat")
     assert [line.split()[0] for line in lines[summary + 10 : summary + 12]] == ["Ann", "Bob"]
     assert lines[summary + 13].startswith("Luck, in points")
-    assert lines[-1].startswith("With luck even, ")
+    luck = next(i for i, line in enumerate(lines) if line.startswith("With luck even, "))
+    # then the game's story: Ann's chance after every deal, her costliest mistakes marked
+    assert lines[luck + 1 : luck + 3] == [
+        "",
+        "Ann's chance to win, before the first deal and after each:",
+    ]
+    chart = lines[luck + 3 :]
+    assert chart[0].startswith("100% |") and chart[-4].rstrip().endswith(("1", "2", "3"))
+    assert [line.split(",")[0] for line in chart[-3:]] == [
+        "  1: round 13",
+        "  2: round 9",
+        "  3: round 5",
+    ]
     assert max(len(line) for line in lines) <= 80
     assert result.out == snapshot
     # A log from elsewhere is not one of your games: the history leaves it out.

@@ -33,15 +33,24 @@ Examples:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the history as JSON.")
 @data_dir_option
-def stats(since: str | None, without_takebacks: bool, as_json: bool, data_dir: str | None) -> None:
+@style_options
+def stats(
+    since: str | None,
+    without_takebacks: bool,
+    as_json: bool,
+    data_dir: str | None,
+    ascii_only: bool,
+    no_color: bool,
+) -> None:
     """Your history, from the logs of your finished games.
 
     Games played and won by computer level, skunks given and taken, your average points a
     deal as dealer and as pone from pegging, hand and crib, your best hand and its game,
-    the points your decisions lost a deal in reviewed games (this month and before), and
-    your daily streak, counted by replaying each log through the rules (once: what
-    is found is remembered). A log that cannot be read, or that breaks the rules, is named
-    on standard error and left out.
+    the points your decisions lost a deal in reviewed games (this month and before, and
+    once they span months, a chart of them month by month), and your daily streak,
+    counted by replaying each log through the rules (once: what is found is remembered).
+    A log that cannot be read, or that breaks the rules, is named on standard error and
+    left out.
     """
     from datetime import date
 
@@ -69,7 +78,10 @@ def stats(since: str | None, without_takebacks: bool, as_json: bool, data_dir: s
     if as_json:
         click.echo(json.dumps(total.as_json()))
         return
-    for line in stats_lines(total):
+    from cribcli.ui.render import decide_style
+
+    style = decide_style(sys.stdout, ascii_only=ascii_only, no_color=no_color)
+    for line in stats_lines(total, style=style, width=_width()):
         click.echo(line)
 
 
@@ -327,6 +339,7 @@ def review(
     """
     from cribcli.record.store import Places
     from cribcli.services.games import review_log
+    from cribcli.ui.chart import story_lines
     from cribcli.ui.coaching import luck_lines, review_lines, seat_grades_lines
     from cribcli.ui.console import progress, warn
     from cribcli.ui.render import decide_style, game_title
@@ -354,8 +367,20 @@ def review(
     lines += ["", *seat_grades_lines(reviewed.every, info)]
     if reviewed.luck is not None:
         lines += ["", *luck_lines(reviewed.luck, info)]
+    name = info.seats[reviewed.seat.seat].name
+    chart = story_lines(reviewed.chances, reviewed.seat.decisions, name, style, _width())
+    lines += ["", *chart] if chart else []
     for line in lines:
         click.echo(line)
+
+
+def _width() -> int:
+    """The terminal's width, or a full one's when written to a file or a pipe."""
+    import shutil
+
+    from cribcli.ui.render import WIDE
+
+    return max(shutil.get_terminal_size().columns, 20) if sys.stdout.isatty() else WIDE
 
 
 def opened(log: str | None, last: bool, data_dir: str | None, what: str) -> OpenedLog:

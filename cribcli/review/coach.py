@@ -52,6 +52,7 @@ if TYPE_CHECKING:  # loaded when a review needs them: advice on a lay does witho
     from cribcli.record.log import GameInfo
     from cribcli.review.luck import Luck
     from cribcli.review.stats import Lost
+    from cribcli.review.story import Chance
 
 ME, THEM = 0, 1
 SEED = "peg-advice"
@@ -405,11 +406,15 @@ class GameReview(NamedTuple):
     seat: Review
     every: tuple[Review, ...]
     luck: Luck | None
+    chances: tuple[Chance, ...] = ()
+    """The reviewed seat's chance to win before the first deal and after each (a whole
+    game of two; else none): the game's story."""
 
     def summary_json(self, names: Sequence[str]) -> dict[str, object]:
-        """The summary for scripts, with every seat's grade and the luck."""
+        """The summary for scripts, with every seat's grade, the luck and the story."""
         luck = {"luck": self.luck.as_json(names)} if self.luck is not None else {}
-        return self.seat.summary_json(self.every, names, luck)
+        story = {"chances": [c.as_json() for c in self.chances]} if self.chances else {}
+        return self.seat.summary_json(self.every, names, {**luck, **story})
 
 
 def lays_lost(reviews: Sequence[Review]) -> dict[tuple[int, int], float]:

@@ -133,6 +133,9 @@ class History:
     reviewed: dict[str, tuple[int, Lost]] = field(default_factory=dict)
     """Reviewed games, and what their decisions lost, summed: ``this month`` and
     ``before``."""
+    months: dict[str, tuple[int, Lost]] = field(default_factory=dict)
+    """Reviewed games and what their decisions lost, summed, by the month they were
+    played in (``2026-12``)."""
     graded: list[tuple[str, str, Grade]] = field(default_factory=list)
     """Each reviewed game whose decisions were counted: its day, its name and its grade
     (see :meth:`grade`)."""
@@ -154,6 +157,9 @@ class History:
             when = "this month" if month and game.day.startswith(month) else "before"
             games, lost = self.reviewed.get(when, (0, Lost()))
             self.reviewed[when] = (games + 1, lost.plus(game.lost))
+            if game.day:
+                played, summed = self.months.get(game.day[:7], (0, Lost()))
+                self.months[game.day[:7]] = (played + 1, summed.plus(game.lost))
             if game.lost.grade is not None:
                 self.graded.append((game.day, game.name, game.lost.grade))
 
@@ -201,6 +207,14 @@ class History:
                 }
                 for when in ("", "this month", "before")
                 for games, lost in [self.lost(when)]
+            },
+            "lost_by_month": {
+                month: {
+                    "games": games,
+                    "deals": lost.deals,
+                    **{kind: round(n, 3) for kind, n in lost.per_deal().items()},
+                }
+                for month, (games, lost) in sorted(self.months.items())
             },
             "decisions": {
                 name: {"games": games, "decisions": grade.made, **grade.as_json()}

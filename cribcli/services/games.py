@@ -183,6 +183,7 @@ def review_log(
     finished game of theirs, reviewed for them, is kept for ``stats``."""
     from cribcli.review.coach import GameReview, default_seat, lays_lost, review_seats
     from cribcli.review.luck import luck_of
+    from cribcli.review.story import chances
 
     info, replayed = opened.replayed.log.info, opened.replayed
     player = None if opened.path == "-" else player_of(Path(opened.path), places)
@@ -202,7 +203,10 @@ def review_log(
     if judged.seat == own and whole:
         keep_review(Path(opened.path), places, opened.text, judged.as_lost(), warn)
     luck = luck_of(replayed.events, lays_lost(every)) if round_number is None else None
-    return GameReview(judged, tuple(sorted(every, key=lambda review: review.seat)), luck)
+    side = info.rules.side_of(judged.seat)
+    story = chances(info, replayed.events, side) if round_number is None else []
+    every_seat = tuple(sorted(every, key=lambda review: review.seat))
+    return GameReview(judged, every_seat, luck, tuple(story))
 
 
 def player_of(log: Path, places: Places) -> str | None:

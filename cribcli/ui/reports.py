@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from cribcli.players.base import Level
 from cribcli.review.grading import GRADE_WINDOWS, KINDS
 from cribcli.rules.errors import printable
-from cribcli.ui.render import WIDE, fit
+from cribcli.ui.chart import lost_lines
+from cribcli.ui.render import PLAIN, WIDE, Style, fit
 
 if TYPE_CHECKING:
     from cribcli.review.history import DailyResult, History
@@ -196,9 +197,13 @@ def _ladder_order(item: tuple[str, object]) -> tuple[int, str]:
     return (level.number if level else len(Level) + 1, item[0])
 
 
-def stats_lines(history: History, *, served: bool = False) -> list[str]:
+def stats_lines(
+    history: History, *, served: bool = False, style: Style = PLAIN, width: int = WIDE
+) -> list[str]:
     """A player's history for people (``served``: in a served room's lobby, where only
-    what can be done there is suggested, and a daily streak means nothing)."""
+    what can be done there is suggested, and a daily streak means nothing); once reviewed
+    games span more than one month, the points a deal lost to mistakes, month by month,
+    drawn as a chart in ``style``, ``width`` columns at most."""
     if not history.games:
         if served:
             return ["No finished games yet: `solo` plays the computer, `new` opens a table."]
@@ -230,6 +235,11 @@ def stats_lines(history: History, *, served: bool = False) -> list[str]:
     if served:
         return lines
     lines.extend(_lost_lines(history))
+    months = [
+        (month, games, lost.per_deal()["total"])
+        for month, (games, lost) in sorted(history.months.items())
+    ]
+    lines.extend(lost_lines(months, style, width))
     streak = history.daily_streak
     lines.append(f"Daily streak: {streak} day{'s' if streak != 1 else ''} in a row")
     return lines
