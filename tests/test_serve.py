@@ -504,7 +504,8 @@ def test_a_finished_game_rates_its_people_as_the_logs_would(tmp_path: Path) -> N
             ann.type("top")
             await ann.expect(r"  +1 ann +\d+ +\d+ +1  \d{4}-\d\d-\d\d")
             await ann.expect(
-                r"The computer.s fixed marks: easy \d+, level 2 \d+, .*, normal \d+, hard \d+\."
+                r"The computer.s fixed marks: easy \d+,\s+level 2 \d+,[\s\S]*normal \d+,"
+                r"\s+hard \d+\."
             )
             ann.type("stats")
             await ann.expect(r"A member since \d{4}-\d\d-\d\d\.")

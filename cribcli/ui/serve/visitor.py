@@ -26,7 +26,7 @@ from cribcli.rules.engine import seats_to_act
 from cribcli.rules.errors import CribbageError, printable
 from cribcli.rules.events import Dealt
 from cribcli.ui.narrate import WATCHER, Table
-from cribcli.ui.render import Style, fit
+from cribcli.ui.render import WIDE, Style, fit
 from cribcli.ui.repl import TOOLBAR_STYLE, CardCompleter, say
 from cribcli.ui.seat import Command, SeatUI
 
@@ -222,8 +222,9 @@ class Visitor:
         return ANSI("\n".join([*lines, *(line for line in extra if line)]))
 
     def width(self) -> int:
-        """The terminal's width (20 at the least)."""
-        return max(self.connection.columns(), 20)
+        """The terminal's width (20 at the least; a full one's if the client says none)."""
+        columns = self.connection.columns()
+        return max(columns, 20) if columns > 0 else WIDE
 
     def _within_line(self, buffer: Buffer) -> None:
         limit = self.room.limits.line
