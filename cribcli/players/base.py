@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol
 
 from cribcli.rules.errors import CribbageError
 
@@ -114,7 +114,6 @@ class NoResult(Exception):
         self.reason = reason
 
 
-@runtime_checkable
 class Listener(Protocol):
     """A player that hears what happens at the table (a program, which is told the events
     its seat saw: the shows, the end of the game)."""

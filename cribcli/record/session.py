@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from cribcli.players.base import Listener, Player, PlayerFailed
+from cribcli.players.base import Player, PlayerFailed
 from cribcli.record.log import GameInfo, GameLog, begin, dumps
 from cribcli.record.replay import replay
 from cribcli.rules.cards import Card
@@ -166,8 +166,9 @@ class Session:
     def tell(self, events: Sequence[Event]) -> None:
         """Tell the players that listen what happened."""
         for player in self.computers.values():
-            if isinstance(player, Listener):
-                player.hear(events)
+            hear = getattr(player, "hear", None)  # (a Listener: a program at the table)
+            if hear is not None:
+                hear(events)
 
     def take_back(self, seat: int) -> list[Action]:
         """Take back the seat's last action of this round, and every action after it (the
