@@ -148,7 +148,9 @@ def _version(ctx: click.Context, asked: bool) -> None:
     """--version: what Click's own option says, without its translation lookups at each
     start (they cost ``cribbage score`` a tenth of its time)."""
     if asked and not ctx.resilient_parsing:
-        click.echo(f"cribbage, version {__version__}")
+        from cribcli.native import CORE
+
+        click.echo(f"cribbage, version {__version__} ({CORE} core)")
         ctx.exit()
 
 

@@ -85,3 +85,9 @@ def interrupt_as_usual() -> None:
     """In a child, before it runs the command: SIGINT as by default. A background job (``pytest
     &`` in a script) ignores SIGINT, and its children would too, leaving nothing to test."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def compiled(module: object) -> bool:
+    """Whether a module of the core runs compiled (mypyc): its functions and constants
+    cannot be patched from outside, so a test that patches them runs only interpreted."""
+    return not str(getattr(module, "__file__", "")).endswith(".py")

@@ -11,6 +11,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "cribcli"
 
 FLOORS = {
+    "native": 0,
     "rules": 1,
     "players": 2,
     "record": 3,
@@ -23,7 +24,8 @@ FLOORS = {
     "cli": 8,
     "__main__": 8,
 }
-"""Each folder (and the command line's two modules) and its floor, from the ground up."""
+"""Each folder (and the package's own modules: which core runs, the command line's two)
+and its floor, from the ground up."""
 
 APART = {("protocol", "review"), ("review", "protocol")}
 """Folders of one floor that know nothing of each other."""

@@ -98,6 +98,9 @@ KEEP_CLOSE = 0.05
 little)."""
 THROWS = 15
 """The ways to throw two of six."""
+STYLES = tuple(Style)
+"""The styles in order (a tuple: going through the enumeration itself is slow, and hard
+weighs every hand it samples by each style noticed)."""
 NOTICED = 0.01
 """A style with less chance than this is left out of the weighing (it would change
 nothing): the weighing then costs no more than the careful model's alone."""
@@ -264,7 +267,7 @@ def deal_evidence(deal: ShownDeal, other: int) -> dict[Style, float]:
     keep_share = _keep_share(six, kept)
     lay_shares = [lay.fitting.count(lay.rank) / len(lay.fitting) for lay in laid]
     evidence = {}
-    for style in Style:
+    for style in STYLES:
         keeps = None if style is Style.RANDOM else likely_keeps(six, dealer, style.keeps_like)
         total = math.log(_chance(style, keeps, kept, keep_share))
         for lay, share in zip(laid, lay_shares, strict=True):
@@ -315,7 +318,7 @@ class Habits(NamedTuple):
         """The styles a hand is weighed by, each with its chance: a loose player's
         decisions are careful's or (:data:`LOOSE_STRAY` of them) random's, so its chance
         is shared between the two; those with a chance worth weighing (:data:`NOTICED`)."""
-        chances = dict.fromkeys(Style, 0.0)
+        chances = dict.fromkeys(STYLES, 0.0)
         for style, chance in self.mixture:
             if style is Style.LOOSE:
                 chances[Style.CAREFUL] += chance * (1 - LOOSE_STRAY)

@@ -334,9 +334,26 @@ def deal_chance(
     first, second = (their_show, my_show) if dealer else (my_show, their_show)
     pone_shows = [(points, p) for points, p in enumerate(first) if p]
 
-    @cache
+    losing = _values(objective)[1]
+    shown: dict[tuple[int, int], float] = {}
+    pegged: dict[tuple[int, int], float] = {}
+
+    def dealer_show(pone_need: int, dealer_need: int) -> float:
+        # the dealer's hand and crib, then the next deal, dealt by the pone: the pone
+        # deals needing pone_need (> 0), so its row of the table gives the chances
+        key = (pone_need, dealer_need)
+        if key not in shown:
+            home = end_value(objective, True, pone_need)
+            chance = _dealer_shows(second, losing[min(pone_need, GAME)], dealer_need, home)
+            shown[key] = chance if dealer else 1 - chance
+        return shown[key]
+
     def after_pegging(mine: int, theirs: int) -> float:
-        # pone's show, then the dealer's, as chances of winning for me
+        # pone's show, then the dealer's, as chances of winning for me (each pair of
+        # needs once: the dictionaries stand in for a cache, which a compiled closure
+        # cannot wear)
+        if (mine, theirs) in pegged:
+            return pegged[mine, theirs]
         pone_need, dealer_need = (theirs, mine) if dealer else (mine, theirs)
         if_pone_home = end_value(objective, not dealer, dealer_need)  # mine
         chance = 0.0
@@ -345,17 +362,8 @@ def deal_chance(
                 chance += p * if_pone_home
             else:
                 chance += p * dealer_show(pone_need - points, dealer_need)
+        pegged[mine, theirs] = chance
         return chance
-
-    losing = _values(objective)[1]
-
-    @cache
-    def dealer_show(pone_need: int, dealer_need: int) -> float:
-        # the dealer's hand and crib, then the next deal, dealt by the pone: the pone
-        # deals needing pone_need (> 0), so its row of the table gives the chances
-        home = end_value(objective, True, pone_need)
-        chance = _dealer_shows(second, losing[min(pone_need, GAME)], dealer_need, home)
-        return chance if dealer else 1 - chance
 
     total = 0.0
     for my_points, p in enumerate(my_peg):
