@@ -1,17 +1,22 @@
 """`cribbage serve` under load: the time from a move typed by one person to the other
-person's screen showing it, with idle connections in the lobby and tables of computers
-playing.
+person's screen showing it, with a crowd connected and tables of computers playing.
 
-Run: python benchmarks/serve.py [IDLE] [TABLES] [LEVEL] [attack]   (defaults 100 20 normal;
-prints figures, asserts nothing)
+Run: python benchmarks/serve.py [IDLE] [TABLES] [LEVEL] [attack|crowd [SOLO] [PROCESSES]]
+(defaults 100 20 normal; prints figures, asserts nothing)
 
-Ann and Bob play a game to 121 over SSH (asyncssh's client, on this machine), each typing
+Ann and Bob play a game to 121 over SSH (asyncssh's client, on 127.0.0.1), each typing
 the move the hint gives; for each of Ann's moves, the time from the line sent to Bob's
 screen receiving the narration of it. Meanwhile IDLE more connections sit in the lobby and
 TABLES tables have the computer in every seat (LEVEL), a move each 0.6 s as people see.
 With ``attack``, one more person types `tables` as fast as the server's limits allow (98
-keys a second, 14 lines), all game long. The process's memory (server and clients alike)
-is given at the end.
+keys a second, 14 lines), all game long; the idle connections are in this process.
+
+With ``crowd``, the IDLE connections are made by PROCESSES client processes (4 by
+default), not this one, and SOLO of them (200 by default) play the easy computer at
+tables of their own, a move every 3 s by the hint; the server's memory is measured before
+and after the crowd connects (what a connection costs), the connections refused are
+counted, and the process's CPU time is given. Everything listens and connects on
+127.0.0.1, and every wait has a ceiling.
 """
 
 from __future__ import annotations
@@ -123,11 +128,16 @@ async def play(me: Screen, other: Screen, name: str, delays: list[float]) -> Non
         delays.append(other.when(shown.end()) - sent)
 
 
-async def main(idle: int, tables: int, level: Level, attack: bool = False) -> None:
+async def main(
+    idle: int, tables: int, level: Level, attack: bool = False, crowd: tuple[int, int] | None = None
+) -> None:
     root = Path(tempfile.mkdtemp())
+    solo = crowd[0] if crowd else 0
     limits = Limits(
-        connections=idle + 10, per_key=idle + 10, tables=tables + 5, new_names_per_hour=idle + 10
-    )
+        connections=idle + 10, per_key=idle + 10, tables=tables + solo + 5,
+        new_names_per_hour=idle + 10, starting=200, starting_full=400, starting_per_address=400,
+        idle=3600.0,
+    )  # fmt: skip
     options = ServeOptions(root=root, port=0, open=True, limits=limits)
     room = Room(options)
     told: list[str] = []
@@ -136,7 +146,15 @@ async def main(idle: int, tables: int, level: Level, attack: bool = False) -> No
     while not any("listening on" in line for line in told):
         await asyncio.sleep(0.05)
     port = int(next(line for line in told if "listening on" in line).split()[-1])
-    idlers = [await connect(port, f"idle{n}") for n in range(idle)]
+    before = resident_mb()
+    if crowd is None:
+        idlers = [await connect(port, f"idle{n}") for n in range(idle)]
+        clients: list[asyncio.subprocess.Process] = []
+        refused = 0
+    else:
+        idlers = []
+        clients, refused = await gather_crowd(port, idle, *crowd)
+    crowded = resident_mb()
     for number in range(tables):  # every seat the computer's: a person away, taken over
         name = f"robot{number}"
         table = room.lobby.open_table(name, TableSetup(computers=1, level=level), room.games.saver)
@@ -160,8 +178,13 @@ async def main(idle: int, tables: int, level: Level, attack: bool = False) -> No
         with contextlib.suppress(asyncio.CancelledError):
             closed = await attacking
     moves = len(delays)
+    cpu = time.process_time()
     stop.set()
     await server
+    for client in clients:
+        with contextlib.suppress(ProcessLookupError):
+            client.terminate()
+        await client.wait()
     delays.sort()
     p99 = delays[min(len(delays) - 1, round(0.99 * (len(delays) - 1)))]
     print(
@@ -173,7 +196,89 @@ async def main(idle: int, tables: int, level: Level, attack: bool = False) -> No
         + (f" (it was closed: {closed})" if closed else "")
         + f"; memory {resident_mb():.0f} MB"
     )
+    if crowd is not None:
+        print(
+            f"  the crowd in {crowd[1]} other processes, {solo} of them playing the computer: "
+            f"{refused} connections refused; the server {before:.0f} MB before it, "
+            f"{crowded:.0f} MB with it: {1024 * (crowded - before) / idle:.0f} KB a "
+            f"connection; the server's CPU {cpu:.0f} s"
+        )
     del idlers
+
+
+async def gather_crowd(
+    port: int, people: int, solo: int, processes: int
+) -> tuple[list[asyncio.subprocess.Process], int]:
+    """``people`` connections made by ``processes`` client processes, ``solo`` of them
+    playing the computer; once all are in, the processes and how many were refused."""
+    clients = []
+    each = -(-people // processes)
+    for number in range(processes):
+        first = number * each
+        count = max(0, min(each, people - first))
+        playing = max(0, min(count, solo - first))
+        started = asyncio.create_subprocess_exec(
+            sys.executable, __file__, "client", str(port), str(first), str(count),
+            str(playing), stdout=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        clients.append(await started)
+    refused = 0
+    for client in clients:
+        assert client.stdout is not None
+        line = await asyncio.wait_for(client.stdout.readline(), 900)
+        refused += int(line.split()[0]) if line else people
+    return clients, refused
+
+
+async def client(port: int, first: int, count: int, playing: int) -> None:
+    """One client process of the crowd: ``count`` connections, the first ``playing`` of
+    them at a solo table against easy; prints how many were refused once all are in,
+    then keeps them until it is ended."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    at_once = asyncio.Semaphore(8)
+    screens: list[Screen] = []
+
+    async def one(number: int) -> bool:
+        async with at_once:
+            try:
+                connection = await asyncio.wait_for(
+                    asyncssh.connect(
+                        "127.0.0.1", port, username=f"crowd{number}", client_keys=[key],
+                        known_hosts=None,
+                    ),
+                    120,
+                )  # fmt: skip
+                process = await connection.create_process(term_type="xterm", term_size=(100, 40))
+                screen = Screen(process, keep=4000)
+                await screen.wait_for(r"lobby>")
+            except (OSError, asyncssh.Error, TimeoutError):
+                return False
+            screens.append(screen)
+            return True
+
+    made = await asyncio.gather(*(one(first + n) for n in range(count)))
+    print(made.count(False), flush=True)
+    players = [asyncio.create_task(solo_player(screen)) for screen in screens[:playing]]
+    await asyncio.gather(*players)
+    await asyncio.Event().wait()
+
+
+async def solo_player(me: Screen) -> None:
+    """Play easy at a table of one's own, a move every 3 s by the hint, game after game."""
+    with contextlib.suppress(Exception):
+        me.type("solo easy")
+        while True:
+            await asyncio.sleep(3)
+            me.type("hint")
+            await asyncio.sleep(0.5)
+            hints = re.findall(r"Hint: (?:throw ([^:]+):|lay ([^:\s]+):)", me.text)
+            if "game over" in me.text[-300:]:
+                me.text = ""
+                me.type("")
+                me.type("solo easy")
+            elif hints:
+                me.text = ""
+                me.type(hints[-1][0] or hints[-1][1])
 
 
 async def attacker(port: int) -> str:
@@ -197,7 +302,14 @@ def resident_mb() -> float:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["client"]:
+        asyncio.run(client(*(int(arg) for arg in sys.argv[2:6])))
+        sys.exit()
     idle = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     tables = int(sys.argv[2]) if len(sys.argv) > 2 else 20
     level = (Level.parse(sys.argv[3]) if len(sys.argv) > 3 else None) or Level.NORMAL
-    asyncio.run(main(idle, tables, level, sys.argv[4:] == ["attack"]))
+    crowd = None
+    if sys.argv[4:5] == ["crowd"]:
+        numbers = [int(arg) for arg in sys.argv[5:7]]
+        crowd = (numbers[0] if numbers else 200, numbers[1] if len(numbers) > 1 else 4)
+    asyncio.run(main(idle, tables, level, sys.argv[4:] == ["attack"], crowd))

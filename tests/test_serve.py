@@ -24,6 +24,7 @@ from cribcli.record.reader import loads
 from cribcli.record.replay import replay, verify
 from cribcli.record.store import Places
 from cribcli.review.history import history_of
+from cribcli.rules.errors import UsageProblem
 from cribcli.ui.serve import Limits, ServeOptions, load_keys, serve
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
@@ -639,6 +640,15 @@ def test_only_known_keys_come_in(tmp_path: Path) -> None:
     assert account is not None and account.key is None  # (the file says whose a key is)
 
 
+def test_a_dsa_key_is_refused_with_the_line_it_is_on(tmp_path: Path) -> None:
+    keys = tmp_path / "friends.txt"
+    dsa = asyncssh.generate_private_key("ssh-dss").export_public_key().decode().strip()
+    ann = KEYS["ann"].export_public_key().decode().strip()
+    keys.write_text(f"ann {ann}\nold {dsa}\n", encoding="utf-8")
+    with pytest.raises(UsageProblem, match=r"^--authorized-keys line 2: a DSA key is no longer"):
+        load_keys(keys)
+
+
 @pytest.mark.slow
 def test_open_door_names_keep_their_first_key(tmp_path: Path) -> None:
     async def main() -> None:
@@ -871,6 +881,10 @@ def test_a_signal_stops_the_server_with_every_game_saved(tmp_path: Path, signal_
         line = server.stderr.readline()
         assert line.startswith("cribbage serve: listening on 127.0.0.1 port ")
         port = int(line.split()[-1])
+        while (line := server.stderr.readline()).startswith("cribbage serve: open files: "):
+            pass  # (raised where the system allowed it)
+        fitted = r"\(what (the open files hold|half the available memory holds)\)"
+        assert re.fullmatch(rf"cribbage serve: connections: at most \d+ {fitted}\n", line)
 
         async def main() -> None:
             ann = await connect(Server(port, tmp_path), "ann")

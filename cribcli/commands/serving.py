@@ -18,12 +18,6 @@ Examples:
 """
 
 
-MOST_CONNECTIONS = 250
-"""The most connections one server takes: each holds three file descriptors (its socket
-and its editor's key pipe), and the line editor watches them with select(), which stops
-at descriptor 1024 (docs/serve.md)."""
-
-
 @click.command(cls=Command, epilog=SERVE_EXAMPLES)
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option(
@@ -42,8 +36,9 @@ at descriptor 1024 (docs/serve.md)."""
     help="Let anyone in, under the name they give (a name keeps its first key).",
 )
 @click.option(
-    "--max-connections", type=click.IntRange(1, MOST_CONNECTIONS), default=100,
-    show_default=True, help=f"Connections at once, in all (at most {MOST_CONNECTIONS}).",
+    "--max-connections", type=click.IntRange(1), metavar="N",
+    help="Connections at once, in all.  [default: as many as the machine's open files and "
+    "memory hold; the operator log says how many]",
 )  # fmt: skip
 @click.option(
     "--per-key", type=click.IntRange(1), default=3, show_default=True,
@@ -88,7 +83,7 @@ def serve(
     port: int,
     authorized_keys: str | None,
     open_door: bool,
-    max_connections: int,
+    max_connections: int | None,
     per_key: int,
     max_tables: int,
     idle: float,
@@ -149,7 +144,7 @@ def serve(
         authorized_keys=Path(authorized_keys) if authorized_keys else None,
         open=open_door,
         limits=served.Limits(
-            connections=max_connections,
+            connections=max_connections or served.AS_MANY_AS_FIT,
             per_key=per_key,
             tables=max_tables,
             idle=idle,

@@ -13,7 +13,7 @@ The games on disk are :mod:`cribcli.club.served`'s; the tables and seats,
 :mod:`cribcli.club.lobby`'s.
 """
 
-from cribcli.ui.serve.room import Limits, Room, ServeOptions
+from cribcli.ui.serve.room import AS_MANY_AS_FIT, Limits, Room, ServeOptions
 from cribcli.ui.serve.ssh import host_key, load_keys, serve
 
-__all__ = ["Limits", "Room", "ServeOptions", "host_key", "load_keys", "serve"]
+__all__ = ["AS_MANY_AS_FIT", "Limits", "Room", "ServeOptions", "host_key", "load_keys", "serve"]

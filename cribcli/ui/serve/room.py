@@ -11,7 +11,7 @@ import contextvars
 import os
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Protocol
@@ -26,6 +26,7 @@ from cribcli.rules.errors import CribbageError, printable
 from cribcli.rules.events import GameOver
 from cribcli.services.games import computer_action, decided_for
 from cribcli.ui import PACE
+from cribcli.ui.serve.capacity import measure
 from cribcli.ui.serve.guard import OUTPUT_LIMIT, Bucket
 from cribcli.ui.serve.share import CPU_A_SECOND, CPU_AT_ONCE, Share
 
@@ -81,12 +82,18 @@ class Present(Protocol):
         """Close this person's connection, telling them why."""
 
 
+AS_MANY_AS_FIT = 0
+"""``Limits.connections`` when not given: as many as the machine holds, worked out as the
+room opens."""
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """What one connection, and the room, may do."""
 
-    connections: int = 100
-    """Connections at once, in all."""
+    connections: int = AS_MANY_AS_FIT
+    """Connections at once, in all (:data:`AS_MANY_AS_FIT`: what the open files and the
+    memory hold, :mod:`~cribcli.ui.serve.capacity`)."""
     per_key: int = 3
     """Connections at once under one name (one key)."""
     tables: int = 50
@@ -141,7 +148,10 @@ class Room:
 
     def __init__(self, options: ServeOptions) -> None:
         self.options = options
+        self.capacity = measure()  # (the open files raised as the room opens)
         self.limits = options.limits
+        if self.limits.connections == AS_MANY_AS_FIT:
+            self.limits = replace(self.limits, connections=self.capacity.connections)
         self.lobby = Lobby(self.limits.tables)
         self.club = Club(options.root / "club.db")
         """The accounts, the ratings, the indexes of games (the logs stay the truth)."""

@@ -14,22 +14,29 @@ import random
 import signal
 import threading
 import time
+import warnings
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import asyncssh
 from prompt_toolkit.application import create_app_session
-from prompt_toolkit.contrib.ssh import PromptToolkitSSHSession
-from prompt_toolkit.input import create_pipe_input
+
+with warnings.catch_warnings():
+    # asyncssh still names DSA, which cryptography 51 deprecates with a warning at import;
+    # the server neither offers nor accepts a DSA key (load_keys), so the player need not read it.
+    warnings.filterwarnings("ignore", message="DSA is deprecated")
+    import asyncssh
+    from prompt_toolkit.contrib.ssh import PromptToolkitSSHSession
 
 from cribcli.club.lobby import player_name
 from cribcli.club.served import catch_up
 from cribcli.record.store import StoreError, read_text
 from cribcli.rules.errors import CribbageError, UsageProblem, printable
 from cribcli.ui.repl import TableOutput
+from cribcli.ui.serve.capacity import BY_FILES
 from cribcli.ui.serve.guard import Flood, KeyGuard, OutputWatch
+from cribcli.ui.serve.keys import ChannelInput, TooManyKeys
 from cribcli.ui.serve.person import Person
 from cribcli.ui.serve.room import Limits, Room, ServeOptions
 from cribcli.ui.serve.share import charge_to, metered
@@ -68,11 +75,15 @@ def load_keys(path: Path) -> dict[str, str]:
             raise UsageProblem(f"{where}: write a name, then the key (`ann ssh-ed25519 AAAA...`)")
         try:
             name = player_name(parts[0])
-            key = asyncssh.import_public_key(parts[1].strip())
+            with warnings.catch_warnings():  # (a DSA key warns as it is read: refused below)
+                warnings.filterwarnings("ignore", message="DSA is deprecated")
+                key = asyncssh.import_public_key(parts[1].strip())
         except CribbageError as error:
             raise UsageProblem(f"{where}: {error}") from None
         except (asyncssh.KeyImportError, ValueError):
             raise UsageProblem(f"{where}: not a public key") from None
+        if key.algorithm == b"ssh-dss":
+            raise UsageProblem(f"{where}: a DSA key is no longer safe: use ssh-ed25519")
         names[key.get_fingerprint()] = name
     return names
 
@@ -423,13 +434,8 @@ class Connection(PromptToolkitSSHSession):
             return
         chan.set_line_mode(False)  # prompt_toolkit edits the line, not asyncssh
         self._output = TableOutput(self.stdout, self._get_size, term=term, enable_cpr=False)
-        with (
-            create_pipe_input() as self._input,
-            create_app_session(input=self._input, output=self._output) as session,
-        ):
-            # The editor reads the keys in this same event loop: a write that waited for
-            # it would wait for ever. Full is a flood (see data_received).
-            os.set_blocking(self._keys_fd(), False)
+        self._input = ChannelInput()  # (no descriptor: the socket is the connection's one)
+        with create_app_session(input=self._input, output=self._output) as session:
             self.app_session = session
             watch = asyncio.create_task(self._watch_output(chan))
             try:
@@ -438,10 +444,6 @@ class Connection(PromptToolkitSSHSession):
                 watch.cancel()
                 chan.close()
                 self._input.close()
-
-    def _keys_fd(self) -> int:
-        """The write end of the editor's key pipe (prompt_toolkit's pipe input)."""
-        return int(self._input.pipe.write_fd)  # type: ignore[union-attr]
 
     async def _watch_output(self, chan: asyncssh.SSHServerChannel[str]) -> None:
         """Cut the connection once its client stops taking what is sent
@@ -471,12 +473,12 @@ class Connection(PromptToolkitSSHSession):
 
     def data_received(self, data: str, datatype: object) -> None:
         """Keys from the client: through the guard, then to the editor without ever
-        waiting (a connection that fills the editor's pipe is closed)."""
+        waiting (a connection whose editor is that far behind is closed)."""
         now = time.monotonic()
         self.last_input = now
         before = self.guard.undecodable
         try:
-            keys = self.guard.keys_in(data, now).encode()
+            keys = self.guard.keys_in(data, now)
         except Flood as flood:
             self.close(str(flood))
             return
@@ -485,12 +487,8 @@ class Connection(PromptToolkitSSHSession):
         if not keys or self._input is None:
             return
         try:
-            written = os.write(self._keys_fd(), keys)
-        except BlockingIOError:
-            written = 0
-        except OSError:
-            return  # the editor is gone: the connection is closing
-        if written < len(keys):
+            self._input.send_text(keys)
+        except TooManyKeys:
             self.close("typing faster than the table can read")
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -548,6 +546,7 @@ async def serve(
     in the room. ``room``: the room to serve (made from ``options`` if not given). Returns
     the signal that stopped it (None: ``stop``)."""
     room = room or Room(options)
+    capacity = room.capacity
     if ready is not None:
         room.told = ready
     # asyncio warns on the server's output of each write to a client that vanished
@@ -596,6 +595,15 @@ async def serve(
     watchdog = Watchdog(asyncio.get_running_loop(), stop)
     port = server.sockets[0].getsockname()[1]
     room.told(f"listening on {options.host} port {port}")
+    if capacity.raised_from is not None:
+        room.told(f"open files: raised to {capacity.files} (from {capacity.raised_from})")
+    most = room.limits.connections
+    room.told(
+        f"connections: at most {most}"
+        + (f" (what {capacity.bounded_by})" if most == capacity.connections else "")
+    )
+    if most > capacity.connections and capacity.bounded_by == BY_FILES:
+        room.told(f"warning: the open files hold about {capacity.connections} connections")
     door.names = room.games.names()
     forgetting = asyncio.create_task(_forget_names(room, door)) if options.open else None
     with watchdog, metered(asyncio.get_running_loop()):

@@ -1,0 +1,51 @@
+"""What one server holds: the open files raised as it starts, and the connections that fit
+in them and in half the memory available (``--max-connections``' default)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from cribcli.ui.serve.capacity import (
+    BY_FILES,
+    BY_MEMORY,
+    CONNECTION_MEMORY,
+    KEPT_FILES,
+    MEMORY_SHARE,
+    fitting,
+)
+
+
+def test_the_connections_are_what_the_files_hold_past_the_servers_own() -> None:
+    assert fitting(1024, None) == (1024 - KEPT_FILES, BY_FILES)
+    plenty = 100 * 1024 * CONNECTION_MEMORY
+    assert fitting(4096, plenty) == (4096 - KEPT_FILES, BY_FILES)
+
+
+def test_the_memory_bounds_them_when_it_holds_fewer() -> None:
+    memory = 2000 * CONNECTION_MEMORY  # half of it: 1,000 connections
+    assert MEMORY_SHARE == 0.5
+    assert fitting(1 << 20, memory) == (1000, BY_MEMORY)
+
+
+def test_a_machine_with_nothing_to_spare_still_takes_one() -> None:
+    assert fitting(KEPT_FILES, 0) == (1, BY_FILES)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="open-file limits are POSIX")
+def test_a_low_open_file_limit_is_raised_to_what_the_system_allows() -> None:
+    """In a process of its own, whose soft limit is first set low (this one's is left)."""
+    program = (
+        "import resource\n"
+        "from cribcli.ui.serve.capacity import MOST_FILES, open_files\n"
+        "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (64, hard))\n"
+        "files, before = open_files()\n"
+        "wanted = MOST_FILES if hard == resource.RLIM_INFINITY else min(hard, MOST_FILES)\n"
+        "assert before == 64 and files == wanted, (files, before, hard)\n"
+        "assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == wanted\n"
+        "assert open_files() == (wanted, None)  # (once raised, nothing more to do)\n"
+    )
+    subprocess.run([sys.executable, "-c", program], check=True, timeout=60)
