@@ -584,6 +584,24 @@ def test_a_dropped_connection_comes_back_to_its_seat(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_a_rounds_review_at_a_table_is_worked_out_off_the_event_loop(tmp_path: Path) -> None:
+    """``review`` after the first show: the round judged in the room's worker processes
+    (each hint too), then said at the table; the other player's table goes on meanwhile."""
+
+    async def main() -> None:
+        async with running(tmp_path) as server:
+            ann, bob = await two_at_table(server, "new 2 61")
+            await play_until([ann, bob], 9)  # round 1's eight cards and the show, then one
+            ann.seen = len(ann.text)
+            ann.type("review")
+            await ann.expect(r"Round 1 \((your|bob's) crib\)\n  throw ")
+            await ann.expect(r"\d decisions over 1 deal: \d+\.\d\d points lost\.")
+            assert "computers decide, and hints are worked out, in" in "\n".join(server.told)
+
+    run(main())
+
+
+@pytest.mark.slow
 def test_the_computer_takes_the_seat_of_someone_away(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path) as server:
@@ -820,6 +838,7 @@ def test_the_command_line_says_what_serving_needs(
         ([], "say who may come in: --authorized-keys FILE, or --open for anyone"),
         (["--open", "--authorized-keys", "x"], "--authorized-keys and --open: choose one"),
         (["--authorized-keys", str(tmp_path / "none")], "there is no file"),
+        (["--open", "--scheduler", "nowhere"], "give the scheduler's address as tcp://HOST:PORT"),
     ):
         with pytest.raises(SystemExit) as stopped:
             main(["serve", *args, "--data-dir", str(tmp_path)])

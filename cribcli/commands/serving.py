@@ -8,6 +8,7 @@ import click
 
 from cribcli.cli import Command
 from cribcli.commands.options import data_dir_option
+from cribcli.commands.seating import check_scheduler
 from cribcli.rules.errors import CribbageError, Exit, UsageProblem
 
 SERVE_EXAMPLES = """\b
@@ -74,6 +75,12 @@ Examples:
     help="With --open: forget a name that never finished a game after this many days.",
 )  # fmt: skip
 @click.option(
+    "--scheduler", metavar="ADDRESS", callback=check_scheduler,
+    help="The tables' computers decide, and hints and reviews are worked out, on the Dask "
+    "cluster whose scheduler is at ADDRESS (tcp://host:8786), not in this machine's "
+    "processes (needs cribcli[cluster]; see docs/serve.md).",
+)  # fmt: skip
+@click.option(
     "--rebuild-ratings", is_flag=True,
     help="Work the club's ratings out again from the filed games' logs alone, then stop.",
 )  # fmt: skip
@@ -92,6 +99,7 @@ def serve(
     new_names_per_hour: int,
     max_names: int,
     forget_names: float,
+    scheduler: str | None,
     rebuild_ratings: bool,
     data_dir: str | None,
 ) -> None:
@@ -143,6 +151,7 @@ def serve(
         port=port,
         authorized_keys=Path(authorized_keys) if authorized_keys else None,
         open=open_door,
+        scheduler=scheduler,
         limits=served.Limits(
             connections=max_connections or served.AS_MANY_AS_FIT,
             per_key=per_key,

@@ -716,6 +716,12 @@ def best_lay(seen: View, seed: int | str) -> Best | None:
     return Best((lays.best,), _lay_why(seen, lays, lays.best))
 
 
+def best_at(seen: View, seed: int | str) -> Best | None:
+    """What ``hint`` says at the seat's decision: the best throw at the discard, the best
+    lay in the play (see :func:`best_throw`, :func:`best_lay`)."""
+    return best_throw(seen) if seen.phase is Phase.DISCARD else best_lay(seen, seed)
+
+
 def judge_lay(seen: View, laid: Card, seed: int | str) -> Decision | None:
     """A card laid against the best by the play search over the hands the others could
     hold, given the seat's view; None when there was no choice to make (one rank that

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from cribcli.protocol.messages import view_json
 from cribcli.record.session import Session
-from cribcli.review.coach import Review, joined, lays_lost, review
+from cribcli.review.coach import Best, Review, best_at, joined, lays_lost, review
 from cribcli.review.luck import Luck, luck_of
 from cribcli.rules.cards import Card, parse_cards
 from cribcli.rules.engine import Claim, Discard, Phase, Play, View, playable, seats_to_act, view
@@ -52,6 +52,9 @@ class Coach:
         """This seat's decisions, judged, by round."""
         self.game_review: Review | None = None
         """The whole game's, once summed up at its end."""
+        self.hints: dict[int, Best | None] = {}
+        """The best throw or lay at each decision hinted at, by the number of actions
+        before it (worked out once; a server works it out off its event loop first)."""
 
     def judged(self, round_number: int) -> Review:
         """This seat's decisions in a round, judged (once, and kept)."""
@@ -171,13 +174,38 @@ class SeatUI:
 
     def show_review(self) -> None:
         """The decisions of the last round whose show is over, each with what it lost."""
-        ended = [e.round for e in self.session.events[: self.told] if isinstance(e, RoundEnded)]
-        if self.session.over:
-            ended.append(self.session.state.round)
-        if not ended:
+        last = self._last_ended()
+        if last is None:
             self.say("Nothing to review yet: a round's decisions are judged once its show is over.")
             return
-        self.voice.review(self.coach.judged(ended[-1]), self.session.info)
+        self.voice.review(self.coach.judged(last), self.session.info)
+
+    def _last_ended(self) -> int | None:
+        """The last round whose show this seat has been told (or the last, once the game
+        is over)."""
+        if self.session.over:
+            return self.session.state.round
+        ended = [e.round for e in self.session.events[: self.told] if isinstance(e, RoundEnded)]
+        return ended[-1] if ended else None
+
+    # --- searches another process may do first (a server's) ----------------------------
+
+    def hint_to_work_out(self) -> tuple[int, View] | None:
+        """The decision ``hint`` would be about now (by the number of actions before it),
+        and this seat's view of it, if its hint is not worked out yet: a server has
+        :func:`~cribcli.review.coach.best_at` worked out elsewhere and kept in
+        :attr:`Coach.hints`, then ``hint`` only says it."""
+        seen = self.view
+        decision = len(self.session.actions)
+        if seen.phase not in (Phase.DISCARD, Phase.PLAY) or not self.my_turn:
+            return None
+        return None if decision in self.coach.hints else (decision, seen)
+
+    def round_to_review(self) -> int | None:
+        """The round ``review`` would judge now, if it is not judged yet (a server has
+        it judged elsewhere and kept in :attr:`Coach.reviewed`)."""
+        last = self._last_ended()
+        return None if last is None or last in self.coach.reviewed else last
 
     def say_long(self, text: str) -> None:
         """A text of :mod:`cribcli.ui.texts`, wrapped to the screen's width; on a screen too
@@ -356,19 +384,16 @@ class SeatUI:
     def hint(self) -> None:
         """The best throw or card to lay by the measure ``review`` judges them by, and
         why, in a few words."""
-        from cribcli.review.coach import Best, best_lay, best_throw
-
         seen = self.view
         if seen.phase not in (Phase.DISCARD, Phase.PLAY) or not self.my_turn:
             said = "No hints at the count: fifteens, pairs, runs, flush, nobs."
             self.say(said if seen.phase is Phase.SHOW else "Nothing to hint at now.")
             return
-        if seen.phase is Phase.DISCARD:
-            best: Best | None = best_throw(seen)
-            what = "throw"
-        else:
-            best = best_lay(seen, self.session.info.seed)
-            what = "lay"
+        what = "throw" if seen.phase is Phase.DISCARD else "lay"
+        decision = len(self.session.actions)
+        if decision not in self.coach.hints:
+            self.coach.hints[decision] = best_at(seen, self.session.info.seed)
+        best = self.coach.hints[decision]
         if best is None:  # no hand the others could hold fits what was seen
             self.say("No hint: what was laid fits no hand the others could hold.")
             return

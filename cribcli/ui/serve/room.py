@@ -19,11 +19,11 @@ from typing import Protocol
 from cribcli.club.database import Club, digest_of
 from cribcli.club.lobby import Lobby, ServedTable
 from cribcli.club.served import ServedGames
-from cribcli.record import workers
 from cribcli.record.reader import loads
 from cribcli.record.store import Places, StoreError, reason
 from cribcli.rules.errors import CribbageError, printable
 from cribcli.rules.events import GameOver
+from cribcli.services.elsewhere import Elsewhere
 from cribcli.services.games import computer_action, decided_for
 from cribcli.ui import PACE
 from cribcli.ui.serve.capacity import measure
@@ -138,6 +138,9 @@ class ServeOptions:
     port: int = 2222
     authorized_keys: Path | None = None
     open: bool = False
+    scheduler: str | None = None
+    """The Dask scheduler whose cluster decides for the computers (None: this machine's
+    worker processes)."""
     limits: Limits = Limits()
     pace: float = PACE
     """Seconds between the computers' moves, so that people can follow them."""
@@ -158,8 +161,9 @@ class Room:
         self.games = ServedGames(options.root, self.lobby, self._warn_table, self.club)
         self.visitors: list[Present] = []
         self.drivers: dict[int, asyncio.Task[None]] = {}
-        self.pool = workers.pool(os.cpu_count() or 1)
-        """Where the computers decide (each table's, a decision at a time)."""
+        self.elsewhere = Elsewhere(scheduler=options.scheduler, told=lambda line: self.log(line))
+        """Where the computers decide, and hints and reviews are worked out: off the event
+        loop, in worker processes or on a cluster."""
         self.started = time.monotonic()
         self.told: Callable[[str], None] = lambda line: None
         """The operator's log: a line for each thing that happens in the room."""
@@ -315,12 +319,8 @@ class Room:
             if seat is None or table.session is not session:
                 continue
             state = session.state
-            try:  # decided in a worker process: the loop, and the other tables, go on
-                loop = asyncio.get_running_loop()
-                decided = loop.run_in_executor(
-                    self.pool, computer_action, session.info, state, seat
-                )
-                action = await decided
+            try:  # decided elsewhere: the loop, and the other tables, go on
+                action = await self.elsewhere.run(computer_action, session.info, state, seat)
                 if self.lobby.tables.get(number) is not table:
                     return  # adjourned (or closed) meanwhile
                 if session.state is not state or seat not in session.computers:
@@ -464,10 +464,7 @@ class Room:
                 return
             state = session.state
             level = table.setup.level
-            loop = asyncio.get_running_loop()
-            action = await loop.run_in_executor(
-                self.pool, decided_for, session.info, state, seat, str(level)
-            )
+            action = await self.elsewhere.run(decided_for, session.info, state, seat, str(level))
             if session.state is not state or table.clocked_at != moved:
                 return  # they moved in time after all
             if self.lobby.tables.get(table.number) is not table:

@@ -129,3 +129,11 @@ async def in_thread(work: Callable[..., T], *args: Any) -> T:
                 loop.call_soon_threadsafe(share.charge, used, time.monotonic())
 
     return await asyncio.to_thread(timed)
+
+
+def charge_here(seconds: float) -> None:
+    """``seconds`` of CPU used elsewhere (a worker process, a cluster) for the task that
+    asked, charged to its share."""
+    share = _SHARE.get()
+    if share is not None:
+        share.charge(seconds, time.monotonic())

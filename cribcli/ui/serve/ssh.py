@@ -577,6 +577,7 @@ async def serve(
         )
     if written:
         room.told(f"the club's accounts: {written} names' keys written to their folders too")
+    await room.elsewhere.start()  # (a scheduler asked for and not reached: said, and stop)
     limits = options.limits
     server = await asyncssh.create_server(
         lambda: Gate(room, door),
@@ -604,6 +605,7 @@ async def serve(
     )
     if most > capacity.connections and capacity.bounded_by == BY_FILES:
         room.told(f"warning: the open files hold about {capacity.connections} connections")
+    room.told(f"the computers decide, and hints are worked out, in {room.elsewhere.where}")
     door.names = room.games.names()
     forgetting = asyncio.create_task(_forget_names(room, door)) if options.open else None
     with watchdog, metered(asyncio.get_running_loop()):
@@ -651,7 +653,7 @@ async def _close_room(room: Room, door: Door, server: asyncssh.SSHAcceptor) -> N
             await asyncio.wait_for(waits, CUT_AFTER)
     for task in [*room.drivers.values(), *room.rating]:
         task.cancel()  # (a game not yet rated is rated as the server next starts)
-    room.pool.shutdown(wait=True, cancel_futures=True)
+    await room.elsewhere.close()
     room.club.close()
 
 

@@ -5,15 +5,17 @@ for someone away, leave, adjourn)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
+from cribcli.review.coach import best_at, review
 from cribcli.rules.errors import CribbageError, printable
 from cribcli.ui.seat import COMMANDS, Command, SeatUI
-from cribcli.ui.serve.share import in_thread
+from cribcli.ui.serve.share import charge_here
 from cribcli.ui.serve.visitor import Visitor
 
 SLOW = frozenset({"hint", "review"})
-"""Commands that search (the hard computer's play, a round's review): run off the event
-loop."""
+"""Commands that search (the hard computer's play, a round's review): their searches are
+done off the event loop first (:func:`work_out`)."""
 
 
 async def at_game(visitor: Visitor, text: str, ui: SeatUI) -> None:
@@ -35,14 +37,31 @@ async def at_game(visitor: Visitor, text: str, ui: SeatUI) -> None:
         return
     ui.table = replace(ui.table, width=visitor.width())
     visitor.catch_up()  # what happened since the prompt was drawn, told first, in order
-    if word in SLOW:  # a search: in a thread, so that every other table goes on
-        error = await in_thread(ui.handle, text)
-    else:
-        error = ui.handle(text)
+    if word in SLOW:  # a search: elsewhere, so that every other table goes on
+        await work_out(visitor, word, ui)
+    error = ui.handle(text)
     if error:
         visitor.say(f"  {error}")  # escaped and styled by the seat
     visitor.show_table()
     room.changed(table)
+
+
+async def work_out(visitor: Visitor, word: str, ui: SeatUI) -> None:
+    """The search ``hint`` or ``review`` would make now, made in the room's worker
+    processes (or on its cluster) and kept by the seat's coach, its CPU charged to the
+    person who asked; then the command only says it."""
+    session, elsewhere = ui.session, visitor.room.elsewhere
+    if word == "hint" and (asked := ui.hint_to_work_out()) is not None:
+        decision, seen = asked
+        best, used = await elsewhere.run_timed(best_at, seen, session.info.seed)
+        ui.coach.hints.setdefault(decision, best)
+        charge_here(used)
+    elif word == "review" and (number := ui.round_to_review()) is not None:
+        actions = tuple(session.actions)
+        judge = partial(review, round_number=number)
+        judged, used = await elsewhere.run_timed(judge, session.info, actions, ui.seat)
+        ui.coach.reviewed.setdefault(number, judged)
+        charge_here(used)
 
 
 def table_commands(visitor: Visitor) -> dict[str, Command]:
