@@ -23,14 +23,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import re
 import statistics
 import sys
 import tempfile
 import time
+import warnings
+from collections.abc import Callable
 from pathlib import Path
 
-import asyncssh
+with warnings.catch_warnings():  # (imported as the server imports it: cryptography's
+    warnings.filterwarnings("ignore", message="DSA is deprecated")  # DSA warning quiet)
+    import asyncssh
 
 from cribcli.club.lobby import TableSetup
 from cribcli.players import Level
@@ -169,9 +174,15 @@ async def main(
     bob.type(f"join {number}")
     delays: list[float] = []
     attacking = asyncio.create_task(attacker(port)) if attack else None
+    lags: list[float] = []
+    probe = asyncio.create_task(lag_probe(lags))
+    collections: list[tuple[int, float]] = []
+    gc.callbacks.append(collection_timer(collections))
     began = time.perf_counter()
     await asyncio.gather(play(ann, bob, "ann", delays), play(bob, ann, "bob", []))
     took = time.perf_counter() - began
+    probe.cancel()
+    lags.sort()
     closed = ""
     if attacking is not None:
         attacking.cancel()
@@ -186,16 +197,31 @@ async def main(
             client.terminate()
         await client.wait()
     delays.sort()
+    p90 = delays[round(0.9 * (len(delays) - 1))]
     p99 = delays[min(len(delays) - 1, round(0.99 * (len(delays) - 1)))]
     print(
         f"{idle} idle connections, {tables} tables of {level} computers playing: "
         f"{moves} moves by Ann, shown on Bob's screen after median "
-        f"{1000 * statistics.median(delays):.0f} ms, p99 {1000 * p99:.0f} ms, "
+        f"{1000 * statistics.median(delays):.0f} ms, p90 {1000 * p90:.0f} ms, "
+        f"p99 {1000 * p99:.0f} ms, "
         f"max {1000 * delays[-1]:.0f} ms (the game took {took:.0f} s)"
         + (", one person typing as fast as the limits allow" if attack else "")
         + (f" (it was closed: {closed})" if closed else "")
         + f"; memory {resident_mb():.0f} MB"
     )
+    print(
+        f"  the event loop late by median {1000 * statistics.median(lags):.0f} ms, p90 "
+        f"{1000 * lags[round(0.9 * (len(lags) - 1))]:.0f} ms, p99 "
+        f"{1000 * lags[round(0.99 * (len(lags) - 1))]:.0f} ms, max {1000 * lags[-1]:.0f} ms "
+        "(a timer of 50 ms, measured throughout the game)"
+    )
+    for generation in range(3):
+        times = sorted(took for gen, took in collections if gen == generation)
+        if times:
+            print(
+                f"  garbage collections of generation {generation}: {len(times)}, the "
+                f"longest {1000 * times[-1]:.0f} ms, {sum(times):.1f} s in all"
+            )
     if crowd is not None:
         print(
             f"  the crowd in {crowd[1]} other processes, {solo} of them playing the computer: "
@@ -204,6 +230,30 @@ async def main(
             f"connection; the server's CPU {cpu:.0f} s"
         )
     del idlers
+
+
+def collection_timer(
+    collections: list[tuple[int, float]],
+) -> Callable[[str, dict[str, int]], None]:
+    """A gc callback that keeps each collection's generation and how long it took."""
+    began = [0.0]
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            collections.append((info["generation"], time.perf_counter() - began[0]))
+
+    return timed
+
+
+async def lag_probe(lags: list[float]) -> None:
+    """How late the event loop runs a timer of 50 ms, again and again: what every
+    connection's screen waits for besides its own work."""
+    while True:
+        start = time.perf_counter()
+        await asyncio.sleep(0.05)
+        lags.append(time.perf_counter() - start - 0.05)
 
 
 async def gather_crowd(

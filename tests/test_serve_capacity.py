@@ -3,6 +3,7 @@ in them and in half the memory available (``--max-connections``' default)."""
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 
@@ -49,3 +50,37 @@ def test_a_low_open_file_limit_is_raised_to_what_the_system_allows() -> None:
         "assert open_files() == (wanted, None)  # (once raised, nothing more to do)\n"
     )
     subprocess.run([sys.executable, "-c", program], check=True, timeout=60)
+
+
+def test_what_the_server_holds_is_frozen_and_collected_now_and_then() -> None:
+    """Frozen out of the collector's walks between collections of all of it; nothing
+    stays frozen once the server stops."""
+    import asyncio
+    import gc
+
+    from cribcli.ui.serve.capacity import collect_rarely
+
+    full: list[int] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info["generation"] == 2:
+            full.append(1)
+
+    async def main() -> tuple[int, int]:
+        collecting = asyncio.create_task(collect_rarely(freeze_every=0.01, collect_every=0.0))
+        await asyncio.sleep(0)  # (frozen as it starts)
+        frozen = gc.get_freeze_count()
+        while not full:  # a collection of all of it comes at the first tick
+            await asyncio.sleep(0.01)
+        collecting.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await collecting
+        return frozen, gc.get_freeze_count()
+
+    gc.callbacks.append(seen)
+    try:
+        frozen, after = asyncio.run(main())
+    finally:
+        gc.callbacks.remove(seen)
+        gc.unfreeze()
+    assert frozen > 0 and after == 0 and full

@@ -8,7 +8,9 @@ channel in memory: :mod:`cribcli.ui.serve.keys`), and costs about
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import gc
 from typing import NamedTuple
 
 KEPT_FILES = 256
@@ -83,3 +85,34 @@ def measure() -> Capacity:
     files, before = open_files()
     connections, bound = fitting(files, available_memory())
     return Capacity(files, before, connections, bound)
+
+
+FREEZE_EVERY = 10.0
+"""Seconds between two freezes of what the server holds (:func:`collect_rarely`)."""
+COLLECT_EVERY = 900.0
+"""Seconds between two collections of all of it."""
+
+
+async def collect_rarely(
+    freeze_every: float = FREEZE_EVERY, collect_every: float = COLLECT_EVERY
+) -> None:
+    """Keep Python's garbage collector from stopping the room for long, until cancelled.
+
+    A connection holds thousands of objects (its line editor's), and each collection of
+    the oldest generation walks every one of them: at 500 connections one took 0.8 s, and
+    the room stood still meanwhile (``benchmarks/serve.py``). So what the server holds is
+    frozen out of the collector's walks every ten seconds (new objects are collected as
+    usual), and all of it is collected once every quarter of an hour, the cycles a
+    closed connection left among frozen objects freed then."""
+    loop = asyncio.get_running_loop()
+    last = loop.time()
+    try:
+        while True:
+            gc.freeze()
+            await asyncio.sleep(freeze_every)
+            if loop.time() - last >= collect_every:
+                gc.unfreeze()
+                gc.collect()
+                last = loop.time()
+    finally:
+        gc.unfreeze()

@@ -34,7 +34,7 @@ from cribcli.club.served import catch_up
 from cribcli.record.store import StoreError, read_text
 from cribcli.rules.errors import CribbageError, UsageProblem, printable
 from cribcli.ui.repl import TableOutput
-from cribcli.ui.serve.capacity import BY_FILES
+from cribcli.ui.serve.capacity import BY_FILES, collect_rarely
 from cribcli.ui.serve.guard import Flood, KeyGuard, OutputWatch
 from cribcli.ui.serve.keys import ChannelInput, TooManyKeys
 from cribcli.ui.serve.person import Person
@@ -608,10 +608,12 @@ async def serve(
     room.told(f"the computers decide, and hints are worked out, in {room.elsewhere.where}")
     door.names = room.games.names()
     forgetting = asyncio.create_task(_forget_names(room, door)) if options.open else None
+    collecting = asyncio.create_task(collect_rarely())
     with watchdog, metered(asyncio.get_running_loop()):
         try:
             await stop.wait()
         finally:
+            collecting.cancel()
             if forgetting is not None:
                 forgetting.cancel()
             await _close_room(room, door, server)

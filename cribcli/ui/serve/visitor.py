@@ -125,7 +125,9 @@ class Visitor:
                 self.sit_back(table)
             else:
                 self.show_lobby()
-            room.changed()
+            # Only this screen is drawn for an arrival (sit_back woke the table this person
+            # is back at): in a room of thousands, nobody else's need be redrawn.
+            self.wake()
             while True:
                 try:  # Ctrl-C is this person's, never a signal to the server
                     text = await self.prompt.prompt_async(self._message, handle_sigint=False)
@@ -143,8 +145,7 @@ class Visitor:
             room.visitors.remove(self)
             table = self.table
             if table is not None and not table.over:
-                room.stand(self, table, leaving=False)
-            room.changed()
+                room.stand(self, table, leaving=False)  # (which wakes that table)
 
     async def _line(self, text: str) -> bool:
         """Do what a typed line says; False to leave."""
@@ -282,10 +283,11 @@ class Visitor:
             else:
                 await self._woken.wait()
             self._woken.clear()
+            if not self._outbox and self.seated is None and self.watching is None:
+                continue  # in the lobby with nothing to tell: the prompt stands as it was
+            # what happened, above the prompt; the prompt is drawn again as it leaves, as it
+            # stands now (whoever's turn it is): one drawing a wake, not two
             await run_in_terminal(self.catch_up)
-            app = get_app_or_none()  # the prompt as it stands now, whoever's turn it is
-            if app is not None and app.is_running:
-                app.invalidate()
 
     def catch_up(self) -> None:
         lines, self._outbox = self._outbox, []
