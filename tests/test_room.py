@@ -168,6 +168,43 @@ def test_what_a_person_types_wrong_is_one_line(
     asyncio.run(main())
 
 
+def test_a_busy_lobby_names_some_and_counts_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Arriving in a room of hundreds shows a screenful, not everyone; `tables all`
+    lists every one."""
+    from cribcli.club.lobby import TableSetup
+    from cribcli.ui.serve.visitor import LOBBY_PEOPLE, LOBBY_TABLES
+
+    said: list[str] = []
+    monkeypatch.setattr(visitor_module, "say", said.append)
+
+    async def main() -> None:
+        room = room_at(tmp_path, limits=Limits(tables=LOBBY_TABLES + 10))
+        people = [Person(room, Connected(f"p{n:03}")) for n in range(LOBBY_PEOPLE + 5)]
+        room.visitors += people
+        for number in range(LOBBY_TABLES + 3):  # all begun but the last: it waits first
+            table = room.lobby.open_table(f"p{number:03}", TableSetup(), room.games.saver)
+            if number < LOBBY_TABLES + 2:
+                table.sit(f"p{number + 100:03}")
+                room.games.start(table)
+        people[0].show_lobby()
+        text = " ".join(line.strip() for line in said)  # (long lines are wrapped)
+        here = text[: text.index("Table ")]
+        assert here.startswith("Here: p000, p001,") and here.count(", ") == LOBBY_PEOPLE
+        assert here.endswith("p039, and 5 more (`tables all` lists everyone). ")
+        assert len(re.findall(r"Table \d+: ", text)) == LOBBY_TABLES
+        assert re.search(rf"Table {LOBBY_TABLES + 3}: p{LOBBY_TABLES + 2:03}, - ", text)
+        assert text.endswith("and 3 more tables playing (`tables all` lists them)")
+        said.clear()
+        assert await people[0]._line("tables all")
+        text = " ".join(line.strip() for line in said)
+        assert "more" not in text and "p044" in text
+        assert len(re.findall(r"Table \d+: ", text)) == LOBBY_TABLES + 3
+
+    asyncio.run(main())
+
+
 def test_watching_and_talking_say_what_they_cannot_do(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -316,9 +316,9 @@ LOBBY = (
     ),
     LobbyCommand(
         "tables",
-        "tables",
-        "who is here and the tables",
-        lambda visitor, rest: visitor.show_lobby(),
+        "tables [all]",
+        "who is here and the tables (all: every one, in a busy room)",
+        lambda visitor, rest: visitor.show_lobby(whole=[w.lower() for w in rest] == ["all"]),
         ("who", "look", "lobby"),
     ),
     LobbyCommand(

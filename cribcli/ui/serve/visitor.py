@@ -34,6 +34,12 @@ if TYPE_CHECKING:
     from cribcli.ui.serve.room import Room
 
 
+LOBBY_PEOPLE = 40
+"""The people the lobby names when it is shown; past them, how many more."""
+LOBBY_TABLES = 30
+"""The tables it lists (those with a seat open first); past them, how many more."""
+
+
 class Terminal(Protocol):
     """The terminal a visitor runs on: who logged in on it, when they last typed a key,
     how wide it is, and closing it."""
@@ -336,22 +342,36 @@ class Visitor:
 
     # --- the lobby --------------------------------------------------------------------
 
-    def show_lobby(self) -> None:
+    def show_lobby(self, *, whole: bool = False) -> None:
+        """Who is here and the tables: in a room of many, the first :data:`LOBBY_PEOPLE`
+        people and :data:`LOBBY_TABLES` tables (those with a seat open first), and how
+        many more; ``whole``: every one (``tables all``)."""
         room = self.room
         idle = room.idle_times()
+        people = room.people()
+        shown = people if whole else people[:LOBBY_PEOPLE]
         here = [
             name
             + _idle_words(idle.get(name))
             + (f" (watching {v.watched.number})" if v.watched else "")
-            for name, v in room.people()
+            for name, v in shown
         ]
-        self.say(f"Here: {', '.join(printable(name) for name in here)}.")
+        more = len(people) - len(shown)
+        others = f", and {more} more (`tables all` lists everyone)" if more else ""
+        self.say(f"Here: {', '.join(printable(name) for name in here)}{others}.")
         tables = list(room.lobby.tables.values())
         if not tables:
             self.say("No tables yet: `new` opens one, `solo` plays the computer.")
+        if not whole and len(tables) > LOBBY_TABLES:
+            tables.sort(key=lambda table: table.started)  # (stable: those with seats open first)
+            more, tables = len(tables) - LOBBY_TABLES, tables[:LOBBY_TABLES]
+        else:
+            more = 0
         for table in tables:
             watchers = len(room.watching(table))
             self.say(f"  {printable(table.describe(room.now(), idle, watchers))}")
+        if more:
+            self.say(f"  and {more} more tables playing (`tables all` lists them)")
 
     def sit_back(self, table: ServedTable) -> None:
         """Back in one's seat at a game in progress, the others told (unless this person
