@@ -52,35 +52,51 @@ def test_a_low_open_file_limit_is_raised_to_what_the_system_allows() -> None:
     subprocess.run([sys.executable, "-c", program], check=True, timeout=60)
 
 
-def test_what_the_server_holds_is_frozen_and_collected_now_and_then() -> None:
-    """Frozen out of the collector's walks between collections of all of it; nothing
-    stays frozen once the server stops."""
+def test_what_the_server_holds_is_frozen_and_collected_once_enough_have_gone() -> None:
+    """Frozen out of the collector's walks; collected whole only once enough connections
+    have closed since the last time; nothing stays frozen once the server stops."""
     import asyncio
     import gc
 
-    from cribcli.ui.serve.capacity import collect_rarely
+    from cribcli.ui.serve.capacity import GONE_AT_LEAST, GONE_SHARE, collect_rarely
 
     full: list[int] = []
+    closed = [0]
+    here = 4 * GONE_AT_LEAST
 
     def seen(phase: str, info: dict[str, int]) -> None:
         if phase == "stop" and info["generation"] == 2:
             full.append(1)
 
-    async def main() -> tuple[int, int]:
-        collecting = asyncio.create_task(collect_rarely(freeze_every=0.01, collect_every=0.0))
+    async def ticks(count: int) -> None:
+        for _ in range(count):
+            await asyncio.sleep(0.01)
+
+    async def main() -> tuple[int, int, int]:
+        collecting = asyncio.create_task(
+            collect_rarely(lambda: closed[0], lambda: here, freeze_every=0.001)
+        )
         await asyncio.sleep(0)  # (frozen as it starts)
         frozen = gc.get_freeze_count()
-        while not full:  # a collection of all of it comes at the first tick
-            await asyncio.sleep(0.01)
+        gc.disable()  # (no collection but the one asked for)
+        try:
+            closed[0] = int(GONE_SHARE * here) - 1  # not yet enough gone
+            await ticks(5)
+            quiet = len(full)
+            closed[0] += 1
+            while not full or len(full) == quiet:  # now: a collection of all of it
+                await asyncio.sleep(0.001)
+        finally:
+            gc.enable()
         collecting.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await collecting
-        return frozen, gc.get_freeze_count()
+        return frozen, quiet, gc.get_freeze_count()
 
     gc.callbacks.append(seen)
     try:
-        frozen, after = asyncio.run(main())
+        frozen, quiet, after = asyncio.run(main())
     finally:
         gc.callbacks.remove(seen)
         gc.unfreeze()
-    assert frozen > 0 and after == 0 and full
+    assert frozen > 0 and quiet == 0 and full and after == 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+from collections.abc import Callable
 from typing import NamedTuple
 
 KEPT_FILES = 256
@@ -89,30 +90,37 @@ def measure() -> Capacity:
 
 FREEZE_EVERY = 10.0
 """Seconds between two freezes of what the server holds (:func:`collect_rarely`)."""
-COLLECT_EVERY = 900.0
-"""Seconds between two collections of all of it."""
+GONE_SHARE = 0.25
+"""Collect all of it once this share of the connections there are has closed since the
+last time (their leftovers among the frozen objects are freed then)..."""
+GONE_AT_LEAST = 200
+"""... and at least this many: the memory they leave meanwhile is bounded."""
 
 
 async def collect_rarely(
-    freeze_every: float = FREEZE_EVERY, collect_every: float = COLLECT_EVERY
+    closed: Callable[[], int],
+    here: Callable[[], int],
+    freeze_every: float = FREEZE_EVERY,
 ) -> None:
     """Keep Python's garbage collector from stopping the room for long, until cancelled.
+    ``closed``: the connections closed so far; ``here``: those open now.
 
     A connection holds thousands of objects (its line editor's), and each collection of
-    the oldest generation walks every one of them: at 500 connections one took 0.8 s, and
-    the room stood still meanwhile (``benchmarks/serve.py``). So what the server holds is
-    frozen out of the collector's walks every ten seconds (new objects are collected as
-    usual), and all of it is collected once every quarter of an hour, the cycles a
-    closed connection left among frozen objects freed then."""
-    loop = asyncio.get_running_loop()
-    last = loop.time()
+    the oldest generation walks every one of them: at 500 connections one took 0.8 s, at
+    2,000 five seconds, the room standing still meanwhile (``benchmarks/serve.py``). So
+    what the server holds is frozen out of the collector's walks every ten seconds (new
+    objects are collected as usual). What a closed connection leaves in cycles among the
+    frozen objects is freed by a collection of everything, made once enough have closed
+    (:data:`GONE_SHARE`, :data:`GONE_AT_LEAST`): its pause is paid for by the churn, not
+    by the clock."""
+    last = closed()
     try:
         while True:
             gc.freeze()
             await asyncio.sleep(freeze_every)
-            if loop.time() - last >= collect_every:
+            if closed() - last >= max(GONE_AT_LEAST, int(GONE_SHARE * here())):
                 gc.unfreeze()
                 gc.collect()
-                last = loop.time()
+                last = closed()
     finally:
         gc.unfreeze()

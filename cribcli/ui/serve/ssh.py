@@ -130,6 +130,9 @@ class Door:
     """With --open: when each address gave a new name, over the last hour."""
     names: int = 0
     """With --open: the names kept (counted at the start, then kept up to date)."""
+    closed: int = 0
+    """The connections closed since the server started (for the garbage collector:
+    :func:`~cribcli.ui.serve.capacity.collect_rarely`)."""
     claims: dict[str, str] = field(default_factory=dict)
     """With --open: new names logged in with a key not yet written down, by name (in
     lower case): the key each was claimed with, so that no other key takes it meanwhile."""
@@ -229,6 +232,7 @@ class Gate(asyncssh.SSHServer):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.door.gates.discard(self)
+        self.door.closed += 1
         if self.starting:
             self.door.started(self.peer)
             self.starting = False
@@ -608,7 +612,7 @@ async def serve(
     room.told(f"the computers decide, and hints are worked out, in {room.elsewhere.where}")
     door.names = room.games.names()
     forgetting = asyncio.create_task(_forget_names(room, door)) if options.open else None
-    collecting = asyncio.create_task(collect_rarely())
+    collecting = asyncio.create_task(collect_rarely(lambda: door.closed, lambda: len(door.gates)))
     with watchdog, metered(asyncio.get_running_loop()):
         try:
             await stop.wait()
