@@ -36,6 +36,10 @@ def dask() -> str:
     return found
 
 
+SCHEDULERS: dict[str, subprocess.Popen[bytes]] = {}
+"""The scheduler's process of each cluster started here, by its address."""
+
+
 @contextlib.contextmanager
 def cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
     """A scheduler and two workers (one process each, no nanny to start one again): the
@@ -69,6 +73,7 @@ def cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]
             for _ in range(2)
         ]  # fmt: skip
         started += workers
+        SCHEDULERS[address] = started[0]
         with Client(address, timeout=READY, set_as_default=False) as client:  # type: ignore[no-untyped-call]
             client.wait_for_workers(2, timeout=READY)
         yield address, workers

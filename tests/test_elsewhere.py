@@ -136,20 +136,25 @@ def computers_play(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("lost", ["one worker", "every worker"])
+@pytest.mark.parametrize("lost", ["one worker", "every worker", "the scheduler"])
 def test_a_table_of_computers_plays_the_same_game_on_a_cluster_that_loses_workers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lost: str
 ) -> None:
     """One worker killed mid-game: the other makes its decisions again. Every worker
-    killed: the cluster is taken for lost, said once, and this machine decides."""
+    killed, or the scheduler: the cluster is taken for lost, said once, and this machine
+    decides."""
     pytest.importorskip("distributed")
     pytest.importorskip("asyncssh")
-    from tests.test_cluster import cluster
+    from tests.test_cluster import SCHEDULERS, cluster
 
     monkeypatch.setattr("secrets.token_hex", lambda size: "5eed" * (size // 2))
     here = computers_play(tmp_path / "here", None)
     with cluster(tmp_path) as (address, workers):
-        killed = workers[:1] if lost == "one worker" else workers
+        killed = {
+            "one worker": workers[:1],
+            "every worker": workers,
+            "the scheduler": [SCHEDULERS[address]],
+        }[lost]
         there = computers_play(tmp_path / "there", address, kill=killed)
         assert all(worker.poll() is not None for worker in killed)  # killed mid-game
     assert there[:2] == here[:2]

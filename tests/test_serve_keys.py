@@ -12,6 +12,7 @@ pytest.importorskip("asyncssh")
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import create_app_session
+from prompt_toolkit.key_binding import KeyPress
 from prompt_toolkit.output import DummyOutput
 
 from cribcli.ui.serve.keys import KEYS_WAITING, ChannelInput, TooManyKeys
@@ -64,3 +65,20 @@ def test_an_editor_too_far_behind_is_a_flood() -> None:
 def test_it_holds_no_file_descriptor() -> None:
     with pytest.raises(NotImplementedError):
         ChannelInput().fileno()
+
+
+def test_keys_typed_ahead_are_kept_for_their_own_connection_alone() -> None:
+    """prompt_toolkit keeps keys typed past an Enter by input: a connection that closes
+    takes its own with it, and a new one (perhaps at the same address in memory) never
+    gets another's."""
+    from prompt_toolkit.input import typeahead
+
+    first = ChannelInput()
+    typeahead.store_typeahead(first, [KeyPress("q")])
+    name = first.typeahead_hash()
+    first.close()
+    del first
+    later = [ChannelInput() for _ in range(100)]
+    assert name not in {keys.typeahead_hash() for keys in later}
+    assert typeahead.get_typeahead(later[0]) == []
+    assert name not in typeahead._buffer

@@ -128,6 +128,6 @@ def test_a_seat_taken_back_while_the_computer_waits_to_play_is_left_to_its_perso
             assert heard == []  # not "the computer could not play"
             assert not any(action.seat == bob for action in session.actions)
         finally:
-            room.elsewhere.close_now()
+            await room.elsewhere.close()
 
     asyncio.run(main())

@@ -60,6 +60,7 @@ class Elsewhere:
         self.told = told
         """The operator's log (a lost cluster is said there)."""
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._closed = False
         self._client: Any = None  # (a distributed.Client, asynchronous, once started)
 
     @property
@@ -98,12 +99,16 @@ class Elsewhere:
         """``work(*args)``, done elsewhere, and the CPU seconds it took there (to charge
         to whoever asked for it)."""
         if self._client is not None:
+            client = self._client
             try:
-                return await self._on_cluster(work, *args)
+                return await self._on_cluster(client, work, *args)
             except _ClusterLost as lost:
-                self.told(f"the cluster at {self.scheduler} is lost ({lost}): "
-                          "the computers decide on this machine")  # fmt: skip
-                await self._let_go()
+                if self._client is client:  # (said once: the first to find it lost)
+                    self.told(f"the cluster at {self.scheduler} is lost ({lost}): "
+                              "the computers decide on this machine")  # fmt: skip
+                    await self._let_go()
+        if self._closed:
+            raise CribbageError("the server is stopping: nothing more is worked out")
         for attempt in range(TRIES):
             pool = self._pool = self._pool or workers.pool(self.jobs)
             try:
@@ -117,11 +122,12 @@ class Elsewhere:
                     raise CribbageError(died) from None
         raise AssertionError("unreachable")  # pragma: no cover
 
-    async def _on_cluster(self, work: Callable[..., R], *args: Any) -> tuple[R, float]:
+    async def _on_cluster(self, client: Any, work: Callable[..., R], *args: Any) -> tuple[R, float]:
+        from distributed.client import ClosedClientError
         from distributed.scheduler import KilledWorker
 
-        future = self._client.submit(timed, work, *args, pure=False)
         try:
+            future = client.submit(timed, work, *args, pure=False)
             result: tuple[R, float] = await asyncio.wait_for(future, self.patience)
         except ImportError as error:  # (pickled by reference: cribcli is needed there)
             raise _ClusterLost(f"a worker cannot decide: {error}") from None
@@ -129,10 +135,13 @@ class Elsewhere:
             raise _ClusterLost("it lost every worker given one piece of work") from None
         except TimeoutError:  # (the client, let go, drops what it still waits for)
             raise _ClusterLost(f"nothing back in {self.patience:g} s") from None
-        except (OSError, asyncio.CancelledError) as error:
-            if isinstance(error, asyncio.CancelledError) and _cancelling():
-                raise  # (this task is being cancelled, not the cluster's future)
+        except (OSError, ClosedClientError, concurrent.futures.CancelledError) as error:
+            # (the scheduler gone: its futures cancelled, then the client closed)
             raise _ClusterLost(str(error) or type(error).__name__) from None
+        except asyncio.CancelledError:
+            if _cancelling():
+                raise  # (this task is being cancelled, not the cluster's future)
+            raise _ClusterLost("its work was cancelled") from None
         return result
 
     async def _let_go(self) -> None:
@@ -142,17 +151,13 @@ class Elsewhere:
                 await asyncio.wait_for(client.close(), CONNECT_TIME)
 
     async def close(self) -> None:
-        """Let the cluster go and stop this machine's processes (their work cancelled)."""
+        """Let the cluster go and stop this machine's processes (their work cancelled);
+        work asked for after this is refused."""
+        self._closed = True
         await self._let_go()
         pool, self._pool = self._pool, None
         if pool is not None:
             await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
-
-    def close_now(self) -> None:
-        """:meth:`close`, outside the event loop (the cluster's connection is dropped)."""
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
 
 
 class _ClusterLost(Exception):

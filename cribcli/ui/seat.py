@@ -52,9 +52,9 @@ class Coach:
         """This seat's decisions, judged, by round."""
         self.game_review: Review | None = None
         """The whole game's, once summed up at its end."""
-        self.hints: dict[int, Best | None] = {}
-        """The best throw or lay at each decision hinted at, by the number of actions
-        before it (worked out once; a server works it out off its event loop first)."""
+        self.hints: dict[View, Best | None] = {}
+        """The best throw or lay at each decision hinted at, by the seat's view of it
+        (worked out once; a server works it out off its event loop first)."""
 
     def judged(self, round_number: int) -> Review:
         """This seat's decisions in a round, judged (once, and kept)."""
@@ -190,16 +190,14 @@ class SeatUI:
 
     # --- searches another process may do first (a server's) ----------------------------
 
-    def hint_to_work_out(self) -> tuple[int, View] | None:
-        """The decision ``hint`` would be about now (by the number of actions before it),
-        and this seat's view of it, if its hint is not worked out yet: a server has
-        :func:`~cribcli.review.coach.best_at` worked out elsewhere and kept in
-        :attr:`Coach.hints`, then ``hint`` only says it."""
+    def hint_to_work_out(self) -> View | None:
+        """This seat's view of the decision ``hint`` would be about now, if its hint is
+        not worked out yet: a server has :func:`~cribcli.review.coach.best_at` worked out
+        elsewhere and kept in :attr:`Coach.hints`, then ``hint`` only says it."""
         seen = self.view
-        decision = len(self.session.actions)
         if seen.phase not in (Phase.DISCARD, Phase.PLAY) or not self.my_turn:
             return None
-        return None if decision in self.coach.hints else (decision, seen)
+        return None if seen in self.coach.hints else seen
 
     def round_to_review(self) -> int | None:
         """The round ``review`` would judge now, if it is not judged yet (a server has
@@ -390,10 +388,9 @@ class SeatUI:
             self.say(said if seen.phase is Phase.SHOW else "Nothing to hint at now.")
             return
         what = "throw" if seen.phase is Phase.DISCARD else "lay"
-        decision = len(self.session.actions)
-        if decision not in self.coach.hints:
-            self.coach.hints[decision] = best_at(seen, self.session.info.seed)
-        best = self.coach.hints[decision]
+        if seen not in self.coach.hints:
+            self.coach.hints[seen] = best_at(seen, self.session.info.seed)
+        best = self.coach.hints[seen]
         if best is None:  # no hand the others could hold fits what was seen
             self.say("No hint: what was laid fits no hand the others could hold.")
             return

@@ -110,17 +110,24 @@ async def collect_rarely(
     2,000 five seconds, the room standing still meanwhile (``benchmarks/serve.py``). So
     what the server holds is frozen out of the collector's walks every ten seconds (new
     objects are collected as usual). What a closed connection leaves in cycles among the
-    frozen objects is freed by a collection of everything, made once enough have closed
-    (:data:`GONE_SHARE`, :data:`GONE_AT_LEAST`): its pause is paid for by the churn, not
-    by the clock."""
+    frozen objects (and what finished games and tables leave) is freed by a collection
+    of everything, made once enough have closed (:data:`GONE_SHARE`,
+    :data:`GONE_AT_LEAST`) or the frozen objects have doubled since the last one: its
+    pause is paid for by the churn and the growth, not by the clock."""
     last = closed()
+    gc.freeze()
+    since = gc.get_freeze_count()  # (what was frozen just after the last whole collection)
     try:
         while True:
-            gc.freeze()
             await asyncio.sleep(freeze_every)
-            if closed() - last >= max(GONE_AT_LEAST, int(GONE_SHARE * here())):
+            gone = closed() - last >= max(GONE_AT_LEAST, int(GONE_SHARE * here()))
+            if gone or gc.get_freeze_count() >= 2 * since:
                 gc.unfreeze()
                 gc.collect()
                 last = closed()
+                gc.freeze()
+                since = gc.get_freeze_count()
+            else:
+                gc.freeze()
     finally:
         gc.unfreeze()

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 from collections.abc import Callable, Generator
 from contextlib import AbstractContextManager
 
+from prompt_toolkit.input import typeahead
 from prompt_toolkit.input.base import PipeInput
 from prompt_toolkit.input.vt100_parser import Vt100Parser
 from prompt_toolkit.key_binding import KeyPress
@@ -21,6 +23,10 @@ from prompt_toolkit.key_binding import KeyPress
 KEYS_WAITING = 4096
 """The most keys a connection may have waiting for its editor (a pipe held about 64 KiB):
 past it, the person types faster than the table can read."""
+
+
+_NUMBERS = itertools.count(1)
+"""Each channel input's own number."""
 
 
 class TooManyKeys(Exception):
@@ -32,6 +38,7 @@ class ChannelInput(PipeInput):
     event loop; the editor is woken by a call scheduled on the loop, not by a descriptor."""
 
     def __init__(self) -> None:
+        self._hash = f"channel-{next(_NUMBERS)}"  # (never an id(): ids are used again)
         self._keys: list[KeyPress] = []
         self._parser = Vt100Parser(self._keys.append)
         self._ready: Callable[[], None] | None = None
@@ -78,6 +85,9 @@ class ChannelInput(PipeInput):
     def close(self) -> None:
         """No more keys: the editor, woken, sees the input closed and stops."""
         self._closed = True
+        # prompt_toolkit keeps the keys typed ahead in a table of its own, by input, for
+        # as long as the process runs: this one's entry goes with it.
+        getattr(typeahead, "_buffer", {}).pop(self._hash, None)
         with contextlib.suppress(RuntimeError):  # (no loop running: nobody to wake)
             self._wake()
 
@@ -85,7 +95,9 @@ class ChannelInput(PipeInput):
         raise NotImplementedError("keys from an SSH channel have no file descriptor")
 
     def typeahead_hash(self) -> str:
-        return f"channel-{id(self)}"
+        """Whose keys typed ahead (past an Enter) prompt_toolkit keeps for the next
+        prompt: this connection's own, never another's."""
+        return self._hash
 
     def raw_mode(self) -> AbstractContextManager[None]:
         return contextlib.nullcontext()

@@ -464,7 +464,12 @@ class Room:
                 return
             state = session.state
             level = table.setup.level
-            action = await self.elsewhere.run(decided_for, session.info, state, seat, str(level))
+            try:
+                action = await self.elsewhere.run(
+                    decided_for, session.info, state, seat, str(level)
+                )
+            except CribbageError:  # (the server stopping: the clock runs again on its return)
+                return
             if session.state is not state or table.clocked_at != moved:
                 return  # they moved in time after all
             if self.lobby.tables.get(table.number) is not table:

@@ -659,6 +659,8 @@ async def _close_room(room: Room, door: Door, server: asyncssh.SSHAcceptor) -> N
             await asyncio.wait_for(waits, CUT_AFTER)
     for task in [*room.drivers.values(), *room.rating]:
         task.cancel()  # (a game not yet rated is rated as the server next starts)
+    for clock in room.clocks.values():
+        clock.cancel()
     await room.elsewhere.close()
     room.club.close()
 

@@ -18,6 +18,10 @@ SLOW = frozenset({"hint", "review"})
 done off the event loop first (:func:`work_out`)."""
 
 
+WORK_OUT_TRIES = 3
+"""Times a hint or review is worked out for a game that moves on meanwhile."""
+
+
 async def at_game(visitor: Visitor, text: str, ui: SeatUI) -> None:
     seated = visitor.seated
     assert seated is not None
@@ -49,18 +53,21 @@ async def at_game(visitor: Visitor, text: str, ui: SeatUI) -> None:
 async def work_out(visitor: Visitor, word: str, ui: SeatUI) -> None:
     """The search ``hint`` or ``review`` would make now, made in the room's worker
     processes (or on its cluster) and kept by the seat's coach, its CPU charged to the
-    person who asked; then the command only says it."""
+    person who asked; then the command only says it. If the game moved on meanwhile (a
+    computer's throw, a clock), what it asks now is worked out the same way, a few times
+    at most (then the command says it as the game stands)."""
     session, elsewhere = ui.session, visitor.room.elsewhere
-    if word == "hint" and (asked := ui.hint_to_work_out()) is not None:
-        decision, seen = asked
-        best, used = await elsewhere.run_timed(best_at, seen, session.info.seed)
-        ui.coach.hints.setdefault(decision, best)
-        charge_here(used)
-    elif word == "review" and (number := ui.round_to_review()) is not None:
-        actions = tuple(session.actions)
-        judge = partial(review, round_number=number)
-        judged, used = await elsewhere.run_timed(judge, session.info, actions, ui.seat)
-        ui.coach.reviewed.setdefault(number, judged)
+    for _ in range(WORK_OUT_TRIES):
+        if word == "hint" and (seen := ui.hint_to_work_out()) is not None:
+            best, used = await elsewhere.run_timed(best_at, seen, session.info.seed)
+            ui.coach.hints.setdefault(seen, best)
+        elif word == "review" and (number := ui.round_to_review()) is not None:
+            actions = tuple(session.actions)
+            judge = partial(review, round_number=number)
+            judged, used = await elsewhere.run_timed(judge, session.info, actions, ui.seat)
+            ui.coach.reviewed.setdefault(number, judged)
+        else:
+            return
         charge_here(used)
 
 
