@@ -586,7 +586,7 @@ def test_a_dropped_connection_comes_back_to_its_seat(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_a_rounds_review_at_a_table_is_worked_out_off_the_event_loop(tmp_path: Path) -> None:
     """``review`` after the first show: the round judged in the room's worker processes
-    (each hint too), then said at the table; the other player's table goes on meanwhile."""
+    (each hint too), then said at the table."""
 
     async def main() -> None:
         async with running(tmp_path) as server:

@@ -716,6 +716,12 @@ def best_lay(seen: View, seed: int | str) -> Best | None:
     return Best((lays.best,), _lay_why(seen, lays, lays.best))
 
 
+def judge_round(info: GameInfo, actions: Sequence[Action], seat: int, number: int) -> Review:
+    """A seat's decisions in round ``number``, judged (what a seat's coach keeps, and a
+    server has made in a worker process)."""
+    return review(info, actions, seat, round_number=number)
+
+
 def best_at(seen: View, seed: int | str) -> Best | None:
     """What ``hint`` says at the seat's decision: the best throw at the discard, the best
     lay in the play (see :func:`best_throw`, :func:`best_lay`)."""

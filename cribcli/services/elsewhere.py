@@ -22,13 +22,12 @@ from typing import Any, TypeVar
 
 from cribcli.record import workers
 from cribcli.rules.errors import CribbageError
+from cribcli.services.runner import CONNECT_TIME, UNREACHABLE, cluster_client, unreachable
 
 R = TypeVar("R")
 
 TRIES = 3
 """Times a piece of work is tried on a fresh pool of processes before it is given up."""
-CONNECT_TIME = 30.0
-"""Seconds to reach a cluster's scheduler."""
 PATIENCE = 120.0
 """Seconds a piece of work may take on the cluster before the cluster is taken for lost
 (no worker left, the scheduler gone quiet): far past any decision, hint or review."""
@@ -76,19 +75,11 @@ class Elsewhere:
         reached: the operator asked for it)."""
         if self.scheduler is None or self._client is not None:
             return
+        client = cluster_client(self.scheduler, asynchronous=True, timeout=self.connect_time)
         try:
-            from distributed import Client
-        except ImportError:
-            raise CribbageError(
-                "--scheduler needs Dask distributed: pip install 'cribcli[cluster]'"
-            ) from None
-        try:
-            self._client = await Client(  # type: ignore[no-untyped-call]
-                self.scheduler, asynchronous=True, timeout=self.connect_time, set_as_default=False
-            )
-        except (OSError, TimeoutError, ValueError) as error:
-            where = f"cannot reach the scheduler at {self.scheduler}"
-            raise CribbageError(f"{where} ({error})") from None
+            self._client = await client
+        except UNREACHABLE as error:
+            raise unreachable(self.scheduler, error) from None
 
     async def run(self, work: Callable[..., R], *args: Any) -> R:
         """``work(*args)``, done elsewhere; what it returns or raises."""

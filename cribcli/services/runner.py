@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from cribcli.players import Level
 from cribcli.protocol.referee import EngineCommand, stop_all
@@ -207,21 +207,45 @@ CONNECT_TIME = 30.0
 """Seconds to reach a cluster's scheduler."""
 
 
-def _on_cluster(
-    work: Callable[[T], R], items: Sequence[T], where: Where
-) -> Iterator[tuple[int, R]]:
-    """The items worked on the Dask cluster whose scheduler is at ``where.scheduler``."""
+UNREACHABLE = (OSError, TimeoutError, ValueError)
+"""What reaching a scheduler raises when it cannot be reached."""
+
+
+def cluster_client(
+    scheduler: str, *, asynchronous: bool = False, timeout: float = CONNECT_TIME
+) -> Any:
+    """A Dask client of the cluster whose scheduler is at ``scheduler`` (asynchronous:
+    to be awaited, in the running event loop). Raises CribbageError, in words for the
+    person who asked, if distributed is not installed or the scheduler cannot be
+    reached (asynchronous: as it is awaited, see :func:`unreachable`)."""
     try:
-        from distributed import Client, as_completed
-        from distributed.scheduler import KilledWorker
+        from distributed import Client
     except ImportError:
         raise CribbageError(
             "--scheduler needs Dask distributed: pip install 'cribcli[cluster]'"
         ) from None
     try:
-        client = Client(where.scheduler, timeout=CONNECT_TIME, set_as_default=False)  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError, ValueError) as error:
-        raise CribbageError(f"cannot reach the scheduler at {where.scheduler} ({error})") from None
+        return Client(  # type: ignore[no-untyped-call]
+            scheduler, timeout=timeout, set_as_default=False, asynchronous=asynchronous
+        )
+    except UNREACHABLE as error:
+        raise unreachable(scheduler, error) from None
+
+
+def unreachable(scheduler: str, error: BaseException) -> CribbageError:
+    """The error to tell for a scheduler that could not be reached."""
+    return CribbageError(f"cannot reach the scheduler at {scheduler} ({error})")
+
+
+def _on_cluster(
+    work: Callable[[T], R], items: Sequence[T], where: Where
+) -> Iterator[tuple[int, R]]:
+    """The items worked on the Dask cluster whose scheduler is at ``where.scheduler``."""
+    assert where.scheduler is not None
+    client = cluster_client(where.scheduler)
+    from distributed import as_completed
+    from distributed.scheduler import KilledWorker
+
     with client:
         workers = max(len(client.scheduler_info().get("workers", {})), 1)
         grouped = batches(items, workers, where.batch)
@@ -252,4 +276,4 @@ def _on_cluster(
                 for offset, result in enumerate(results):
                     yield starts[number] + offset, result
         finally:
-            client.cancel(list(futures))  # type: ignore[no-untyped-call]
+            client.cancel(list(futures))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from cribcli.protocol.messages import view_json
 from cribcli.record.session import Session
-from cribcli.review.coach import Best, Review, best_at, joined, lays_lost, review
+from cribcli.review.coach import Best, Review, best_at, joined, judge_round, lays_lost, review
 from cribcli.review.luck import Luck, luck_of
 from cribcli.rules.cards import Card, parse_cards
 from cribcli.rules.engine import Claim, Discard, Phase, Play, View, playable, seats_to_act, view
@@ -59,8 +59,8 @@ class Coach:
     def judged(self, round_number: int) -> Review:
         """This seat's decisions in a round, judged (once, and kept)."""
         if round_number not in self.reviewed:
-            self.reviewed[round_number] = review(
-                self.session.info, self.session.actions, self.seat, round_number=round_number
+            self.reviewed[round_number] = judge_round(
+                self.session.info, self.session.actions, self.seat, round_number
             )
         return self.reviewed[round_number]
 
@@ -195,9 +195,11 @@ class SeatUI:
         not worked out yet: a server has :func:`~cribcli.review.coach.best_at` worked out
         elsewhere and kept in :attr:`Coach.hints`, then ``hint`` only says it."""
         seen = self.view
-        if seen.phase not in (Phase.DISCARD, Phase.PLAY) or not self.my_turn:
-            return None
-        return None if seen in self.coach.hints else seen
+        return seen if self._hinting(seen) and seen not in self.coach.hints else None
+
+    def _hinting(self, seen: View) -> bool:
+        """Whether there is a decision of this seat's to hint at."""
+        return seen.phase in (Phase.DISCARD, Phase.PLAY) and self.my_turn
 
     def round_to_review(self) -> int | None:
         """The round ``review`` would judge now, if it is not judged yet (a server has
@@ -383,7 +385,7 @@ class SeatUI:
         """The best throw or card to lay by the measure ``review`` judges them by, and
         why, in a few words."""
         seen = self.view
-        if seen.phase not in (Phase.DISCARD, Phase.PLAY) or not self.my_turn:
+        if not self._hinting(seen):
             said = "No hints at the count: fifteens, pairs, runs, flush, nobs."
             self.say(said if seen.phase is Phase.SHOW else "Nothing to hint at now.")
             return

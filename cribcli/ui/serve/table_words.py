@@ -5,9 +5,8 @@ for someone away, leave, adjourn)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import partial
 
-from cribcli.review.coach import best_at, review
+from cribcli.review.coach import best_at, judge_round
 from cribcli.rules.errors import CribbageError, printable
 from cribcli.ui.seat import COMMANDS, Command, SeatUI
 from cribcli.ui.serve.share import charge_here
@@ -63,8 +62,9 @@ async def work_out(visitor: Visitor, word: str, ui: SeatUI) -> None:
             ui.coach.hints.setdefault(seen, best)
         elif word == "review" and (number := ui.round_to_review()) is not None:
             actions = tuple(session.actions)
-            judge = partial(review, round_number=number)
-            judged, used = await elsewhere.run_timed(judge, session.info, actions, ui.seat)
+            judged, used = await elsewhere.run_timed(
+                judge_round, session.info, actions, ui.seat, number
+            )
             ui.coach.reviewed.setdefault(number, judged)
         else:
             return
