@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from cribcli.cli import main
+from tests.postgres import Server, binaries, missing
 
 
 @dataclass(frozen=True)
@@ -91,3 +92,26 @@ def compiled(module: object) -> bool:
     """Whether a module of the core runs compiled (mypyc): its functions and constants
     cannot be patched from outside, so a test that patches them runs only interpreted."""
     return not str(getattr(module, "__file__", "")).endswith(".py")
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A PostgreSQL server of this test session's own (see :mod:`tests.postgres`)."""
+    found = binaries()
+    if found is None:
+        missing("PostgreSQL is not installed (Debian: apt install postgresql)")
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        missing("psycopg is not installed (pip install -e '.[test]')")
+    assert found is not None
+    server = Server(tmp_path_factory.mktemp("pg"), found)
+    server.make()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres(postgres_server: Server) -> str:
+    """The address of a new, empty PostgreSQL database, for this test alone."""
+    return postgres_server.fresh()

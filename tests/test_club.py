@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from cribcli.club.database import Club, digest_of
+from cribcli.club.database import Club, Filed, digest_of
 from cribcli.club.served import catch_up, filed_logs, read_logs
 from cribcli.players import Level, computer
 from cribcli.record.log import GameInfo, Seat, dumps
@@ -67,7 +67,7 @@ def test_ratings_a_game_at_a_time_are_those_worked_out_again(tmp_path: Path) -> 
     for text in texts:
         live.rate(loads(text), digest_of(text))
     again = Club(tmp_path / "again.db")
-    given = [("x", digest_of(text), loads(text)) for text in reversed(texts)]
+    given = [Filed("x", digest_of(text), loads(text), text) for text in reversed(texts)]
     assert again.rebuild(given) == len(texts)
     assert again.standings() == live.standings()
     assert {"ann", "bob"} == set(live.standings())
@@ -80,7 +80,7 @@ def test_a_write_that_fails_half_way_leaves_nothing(tmp_path: Path) -> None:
     before = club.standings()
 
     class Failing:
-        def __init__(self, db: sqlite3.Connection) -> None:
+        def __init__(self, db: Any) -> None:
             self.db = db
 
         def execute(self, sql: str, *args: Any) -> Any:
@@ -118,13 +118,14 @@ from pathlib import Path
 from typing import Any
 from cribcli.club.database import AdjournedGame, Club, digest_of
 from cribcli.record.reader import loads
-club = Club(Path(sys.argv[1]))
+where = sys.argv[1]
+club = Club(where if where.startswith("postgresql://") else Path(where), "killed")
 for n, path in enumerate(sorted(Path(sys.argv[2]).glob("*.toml"))):
     text = path.read_text(encoding="utf-8")
     club.arrive(f"p{n}", f"SHA256:{n}", f"2026-12-02T10:00:{n:02}+00:00", claim=True)
     when, seats = "2026-12-02T10:00:00+00:00", ("ann", f"p{n}")
     club.adjourn(AdjournedGame(f"k{n}", when, str(n), seats, seats, 121, (0, 0)))
-    club.rate(loads(text), digest_of(text))
+    club.rate(loads(text), digest_of(text), None, text)
     Path(sys.argv[3]).write_text(path.name)  # one more rated
 time.sleep(60)
 """

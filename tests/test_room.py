@@ -45,8 +45,16 @@ class Link:
         self.refused.append("closed")
 
 
-def room_at(root: Path, *, open_door: bool = False, limits: Limits | None = None) -> Room:
-    options = ServeOptions(root=root, port=0, open=open_door, limits=limits or Limits())
+def room_at(
+    root: Path,
+    *,
+    open_door: bool = False,
+    limits: Limits | None = None,
+    store: str | None = None,
+) -> Room:
+    options = ServeOptions(
+        root=root, port=0, open=open_door, limits=limits or Limits(), store=store
+    )
     return Room(options)
 
 

@@ -9,13 +9,14 @@ import asyncio
 import os
 import random
 import sqlite3
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from cribcli.club.database import Club
+from cribcli.club.database import SCHEMA_VERSION, Club
 from cribcli.club.lobby import ServedTable, TableSetup
 from cribcli.club.served import ServerLock
 from cribcli.record.store import StoreError
@@ -87,8 +88,8 @@ def test_a_store_of_a_newer_version_or_no_store_at_all_is_refused(tmp_path: Path
     store = tmp_path / "club.db"
     Club(store).close()
     raw = sqlite3.connect(store)
-    assert raw.execute("PRAGMA user_version").fetchone() == (1,)  # its schema's version
-    raw.execute("PRAGMA user_version = 2")
+    assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)  # its schema's
+    raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     raw.close()
     with pytest.raises(StoreError, match="made by a newer cribbage"):
         Club(store)
@@ -310,3 +311,39 @@ def test_bytes_that_are_not_utf8_are_left_out_and_counted() -> None:
     guard = KeyGuard(line=200, lines_a_second=20)
     assert guard.keys_in("an\ufffd\ufffdn\r", 0.0) == "ann\r"
     assert guard.undecodable == 2
+
+
+# --- a store shared with other servers ----------------------------------------------------
+
+
+def test_a_shared_store_that_cannot_be_reached_or_named_is_one_line(
+    cribbage: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("psycopg")
+    nowhere = f"postgresql://ann:secret@/club?host={tmp_path / 'nothing'}&port=1"
+    base = ("serve", "--open", "--port", "0", "--data-dir", str(tmp_path))
+    for refused in (
+        cribbage(*base, "--store", nowhere),
+        cribbage(*base, "--store", nowhere, "--rebuild-ratings"),
+    ):
+        assert refused.status == 1 and refused.out == ""
+        assert refused.err.count("\n") == 1 and "cannot reach the club's store" in refused.err
+        assert "secret" not in refused.err  # (never the password)
+    monkeypatch.setenv("CRIBBAGE_STORE", nowhere)  # the address from the environment
+    assert "cannot reach the club's store" in cribbage(*base).err
+    monkeypatch.delenv("CRIBBAGE_STORE")
+    for wrong in ("mysql://ann@db/club", "club.db", "postgresql://a\x1b[2J"):
+        refused = cribbage(*base, "--store", wrong)
+        assert refused.status == 2 and "give the store as postgresql://" in refused.err
+        assert "\x1b" not in refused.err
+
+
+def test_without_psycopg_a_shared_store_says_how_to_get_it(
+    cribbage: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if it were not installed
+    refused = cribbage(
+        "serve", "--open", "--data-dir", str(tmp_path), "--store", "postgresql://ann@db/club"
+    )
+    assert refused.status == 1
+    assert refused.err.strip().endswith("pip install 'cribcli[postgres]'")

@@ -1,7 +1,9 @@
 """The club's store for ``cribbage serve``: the accounts (each name, the key it belongs
 to, when it was first and last seen), everyone's rating and their rating after each game,
-the index of the games rated and of the adjourned games, in SQLite (the standard
-library's), in WAL mode, each change written in one transaction.
+the index of the games rated (with their logs) and the adjourned games (with their files),
+each change written in one transaction; in SQLite (the standard library's, in WAL mode: one
+server, the default) or in PostgreSQL (several servers sharing one club). The SQL is written
+once, for both; what each database does its own way is :mod:`cribcli.club.engines`'.
 
 The game logs stay TOML files, and they stay the truth: the store is worked out from them
 (:mod:`cribcli.club.ratings`), can be worked out again from them alone (:meth:`Club.rebuild`,
@@ -9,7 +11,8 @@ The game logs stay TOML files, and they stay the truth: the store is worked out 
 it has not rated (a server killed between filing a game and rating it) and, if it finds
 any, works everything out again (:func:`cribcli.club.served.catch_up`: the server's folders are
 :mod:`cribcli.club.served`'s): nothing is lost, and nothing is half written, since a
-transaction is all or nothing.
+transaction is all or nothing. A shared store keeps each rated game's log too, so that
+working it out again on one server counts the games every server filed.
 """
 
 from __future__ import annotations
@@ -17,19 +20,21 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, NamedTuple
 
 from cribcli.club import ratings
+from cribcli.club.engines import Connection, Engine, engine_for
 from cribcli.club.ratings import Rung, Standing, Step
-from cribcli.record.log import GameLog
+from cribcli.record.log import LOG_LIMIT, GameLog
+from cribcli.record.reader import loads
 from cribcli.record.store import StoreError
+from cribcli.rules.errors import CribbageError
 
-SCHEMA = """
+SCHEMA_1 = """
 CREATE TABLE IF NOT EXISTS games (
     digest TEXT PRIMARY KEY,      -- the SHA-256 of the log's text: a game filed twice is one
     started TEXT
@@ -41,8 +46,8 @@ CREATE TABLE IF NOT EXISTS files (
 CREATE TABLE IF NOT EXISTS ratings (
     person TEXT PRIMARY KEY,      -- the name in lower case
     name TEXT NOT NULL,           -- as the latest rated game wrote it
-    mu REAL NOT NULL,
-    sigma REAL NOT NULL,
+    mu DOUBLE PRECISION NOT NULL,
+    sigma DOUBLE PRECISION NOT NULL,
     games INTEGER NOT NULL,
     last_seen TEXT
 );
@@ -53,8 +58,8 @@ CREATE TABLE IF NOT EXISTS history (
     started TEXT,
     place INTEGER NOT NULL,
     sides INTEGER NOT NULL,
-    mu REAL NOT NULL,
-    sigma REAL NOT NULL,
+    mu DOUBLE PRECISION NOT NULL,
+    sigma DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (person, number)
 );
 CREATE TABLE IF NOT EXISTS accounts (
@@ -80,10 +85,29 @@ CREATE TABLE IF NOT EXISTS adjourned_people (
 );
 """
 
-SCHEMA_VERSION = 1
-"""The version of :data:`SCHEMA` (SQLite's ``user_version``): a store of a later version
-was made by a newer cribbage, and is not opened. A store of version 0 is new, or was made
-before the version was kept (its tables are this version's)."""
+SCHEMA_2 = """
+ALTER TABLE games ADD COLUMN log TEXT;          -- the log's text, in a shared store
+ALTER TABLE adjourned ADD COLUMN home TEXT;     -- the server folder holding its files (shared)
+ALTER TABLE adjourned ADD COLUMN log TEXT;      -- its files' text, to resume it anywhere
+ALTER TABLE adjourned ADD COLUMN setup TEXT;
+CREATE TABLE IF NOT EXISTS resumed_elsewhere (
+    key TEXT PRIMARY KEY,         -- an adjourned game resumed by another server than its home
+    home TEXT NOT NULL            -- whose files of it are to go
+);
+CREATE TABLE IF NOT EXISTS present (
+    person TEXT NOT NULL,         -- the name in lower case
+    home TEXT NOT NULL,           -- the server they are connected to
+    server INTEGER NOT NULL,      -- its listening connection's process in the database
+    PRIMARY KEY (person, home)
+);
+"""
+
+MIGRATIONS = (SCHEMA_1, SCHEMA_2)
+"""The schema, a version at a time: version N is the first N applied, for SQLite and
+PostgreSQL alike. A store of a later version was made by a newer cribbage, and is not
+opened. A store of version 0 is new, or was made before the version was kept (its tables
+are version 1's, which are made only where missing)."""
+SCHEMA_VERSION = len(MIGRATIONS)
 
 Arrival = Literal["new", "known", "taken"]
 """A name's arrival: ``new`` (held by its key from now on), ``known`` (its key's, or no
@@ -112,6 +136,18 @@ class AdjournedGame:
     """The people's (not the computers')."""
     target: int
     scores: tuple[int, ...]
+    home: str | None = None
+    """In a shared store: the server folder that holds its files (None: this one's)."""
+
+
+class Filed(NamedTuple):
+    """A finished game filed in a server's folder, as the ratings take it in."""
+
+    path: str
+    """Relative to the server's folder."""
+    digest: str
+    log: GameLog
+    text: str
 
 
 def digest_of(text: str) -> str:
@@ -122,65 +158,88 @@ def digest_of(text: str) -> str:
 class Club:
     """The store, open. Safe to call from several threads (one at a time)."""
 
-    def __init__(self, path: Path) -> None:
-        """Open the store at ``path`` (made if new), and prove it before anyone relies on
-        it: SQLite's quick check of every page, and a schema version this code knows.
-        Raises StoreError saying what is wrong (locked by another program, damaged, made
-        by a newer version, not a database), in one line."""
-        self.path = path
+    def __init__(self, where: Path | str, home: str | None = None) -> None:
+        """Open the store at ``where`` (a SQLite file, made if new, or a ``postgresql://``
+        address), and prove it before anyone relies on it: SQLite's quick check of every
+        page, and a schema version this code knows (a store of an older one is migrated).
+        ``home`` names the server's folder in a store several servers share. Raises
+        StoreError saying what is wrong (locked by another program, damaged, made by a
+        newer version, not a database, not reachable), in one line."""
+        self.engine: Engine = engine_for(where)
+        self.name = self.engine.name()
+        self.home = home if self.engine.shared else None
         self.lock = threading.Lock()
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        except (OSError, sqlite3.Error) as error:
-            raise StoreError(f"cannot open the club's store {path} ({error})") from None
-        try:
-            self._prove()
-        except BaseException:
-            self.db.close()
-            raise
+        self.db: Connection = self._open()
 
-    def _prove(self) -> None:
-        db, path = self.db, self.path
+    @property
+    def shared(self) -> bool:
+        """Whether several servers may share this store (PostgreSQL)."""
+        return self.engine.shared
+
+    def _open(self) -> Connection:
+        db = self.engine.connect()
         try:
-            db.execute("PRAGMA busy_timeout=5000")
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")  # (a killed process loses nothing)
-            db.execute("PRAGMA foreign_keys=ON")
-            found = [" ".join(str(row[0]).split()) for row in db.execute("PRAGMA quick_check(3)")]
-            if found != ["ok"]:
-                said = "; ".join(found).removeprefix("*** in database main *** ")
-                raise StoreError(
-                    f"the club's store {path} is damaged (SQLite's check: {said[:160]}): move "
-                    "it away, and the server works it out again from the logs and the "
-                    "players' folders"
-                )
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise StoreError(
-                    f"the club's store {path} was made by a newer cribbage (its schema is "
-                    f"version {version}, this one knows {SCHEMA_VERSION})"
-                )
-            db.executescript(SCHEMA)
-            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        except sqlite3.Error as error:
-            locked = "locked" in str(error) or "busy" in str(error)
+            self._prove(db)
+        except BaseException:
+            with contextlib.suppress(*self.engine.errors):
+                db.close()
+            raise
+        return db
+
+    def _prove(self, db: Connection) -> None:
+        engine, name = self.engine, self.name
+        try:
+            engine.check(db)
+            engine.begin(db)  # (one server migrates; the others wait, then find it done)
+            try:
+                version = engine.version(db)
+                if version > SCHEMA_VERSION:
+                    raise StoreError(
+                        f"the club's store {name} was made by a newer cribbage (its schema "
+                        f"is version {version}, this one knows {SCHEMA_VERSION})"
+                    )
+                for step in MIGRATIONS[version:]:
+                    engine.script(db, step)
+                if version < SCHEMA_VERSION:
+                    engine.set_version(db, SCHEMA_VERSION)
+            except BaseException:
+                with contextlib.suppress(*engine.errors):
+                    db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        except engine.errors as error:
+            said = " ".join(str(error).split())[:200]
+            locked = "locked" in said or "busy" in said
             why = "locked by another program" if locked else "not a store that can be used"
-            raise StoreError(f"the club's store {path} is {why} ({error})") from None
+            raise StoreError(f"the club's store {name} is {why} ({said})") from None
 
     def close(self) -> None:
-        with self._held():
+        with self.lock, contextlib.suppress(*self.engine.errors):
             self.db.close()
 
     @contextlib.contextmanager
     def _held(self) -> Iterator[None]:
-        """The store to this thread alone; an error of SQLite's (a locked or broken
-        file, a full disk) raised as a StoreError saying so, in one line."""
+        """The store to this thread alone (connected again if its server restarted); an
+        error of the database's (a locked or broken file, a full disk, a lost server)
+        raised as a StoreError saying so, in one line."""
         with self.lock:
             try:
+                if self.engine.broken(self.db):
+                    self.db = self._open()
                 yield
-            except sqlite3.Error as error:
-                raise StoreError(f"the club's store {self.path}: {error}") from None
+            except self.engine.errors as error:
+                said = " ".join(str(error).split())[:200]
+                raise StoreError(f"the club's store {self.name}: {said}") from None
+
+    def _run(self, sql: str, parameters: tuple[Any, ...] = ()) -> Any:
+        return self.db.execute(self.engine.sql(sql), parameters)
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self)
+
+    def _file(self, path: str) -> str:
+        """A filed log's path as the store keeps it: in a shared store, with its home."""
+        return path if self.home is None else f"{self.home}:{path}"
 
     # --- reading ----------------------------------------------------------------------
 
@@ -190,9 +249,7 @@ class Club:
             return self._standings()
 
     def _standings(self, people: Iterable[str] | None = None) -> dict[str, Standing]:
-        rows = self.db.execute(
-            "SELECT person, name, mu, sigma, games, last_seen FROM ratings"
-        ).fetchall()
+        rows = self._run("SELECT person, name, mu, sigma, games, last_seen FROM ratings").fetchall()
         wanted = None if people is None else set(people)
         found: dict[str, Standing] = {}
         for person, name, mu, sigma, games, last_seen in rows:
@@ -200,11 +257,11 @@ class Club:
                 continue
             steps = tuple(
                 Step(started, place, sides, step_mu, step_sigma)
-                for started, place, sides, step_mu, step_sigma in self.db.execute(
+                for started, place, sides, step_mu, step_sigma in self._run(
                     "SELECT started, place, sides, mu, sigma FROM history WHERE person = ? "
                     "ORDER BY number",
                     (person,),
-                )
+                ).fetchall()
             )
             found[person] = Standing(name, mu, sigma, games, last_seen, steps)
         return found
@@ -220,81 +277,120 @@ class Club:
 
     def known(self, digest: str) -> bool:
         with self._held():
-            found = self.db.execute("SELECT 1 FROM games WHERE digest = ?", (digest,))
-            return found.fetchone() is not None
+            return self._known(digest)
+
+    def _known(self, digest: str) -> bool:
+        return self._run("SELECT 1 FROM games WHERE digest = ?", (digest,)).fetchone() is not None
 
     # --- writing ----------------------------------------------------------------------
 
-    def rate(self, log: GameLog, digest: str, path: str | None = None) -> dict[str, Standing]:
-        """Rate one finished game (once, however often it is given): the people's new
-        standings, written in one transaction. Empty if it is not rated or known."""
-        with self._held():
-            if self.db.execute("SELECT 1 FROM games WHERE digest = ?", (digest,)).fetchone():
+    def rate(
+        self, log: GameLog, digest: str, path: str | None = None, text: str | None = None
+    ) -> dict[str, Standing]:
+        """Rate one finished game (once, however often it is given, by whichever server):
+        the people's new standings, written in one transaction. Empty if it is not rated
+        or known. A shared store keeps its log's ``text``."""
+        with self._held(), self._transaction():
+            if self._known(digest):
                 return {}
             people = [ratings.person(s.name) for s in log.info.seats if s.player == "human"]
             changed = ratings.rate_game(log, self._standings(people))
-            with self._transaction():
-                self._write_game(digest, log, changed, path)
+            self._write_game(digest, log, changed, path, text)
             return changed
 
-    def rebuild(self, logs: Iterable[tuple[str, str, GameLog]]) -> int:
-        """Everything worked out again from ``logs`` (each its path, its digest and the log
-        read), in one transaction: the games rated in the order they started. Returns how
-        many games were rated."""
-        given = {digest: (path, log) for path, digest, log in logs}
-        order = sorted(given, key=lambda digest: ratings.game_order(given[digest][1]))
-        standings: dict[str, Standing] = {}
+    def rebuild(self, logs: Iterable[Filed]) -> int:
+        """Everything worked out again from ``logs`` (and, in a shared store, the logs it
+        keeps, filed by every server), in one transaction: the games rated in the order
+        they started. Returns how many games were rated."""
+        given = {filed.digest: filed for filed in logs}
         rated = 0
         with self._held(), self._transaction():
-            for table in ("games", "files", "ratings", "history"):
-                self.db.execute(f"DELETE FROM {table}")
+            if self.shared:
+                for filed in self._kept_logs():
+                    given.setdefault(filed.digest, filed)
+            order = sorted(given, key=lambda digest: ratings.game_order(given[digest].log))
+            for table in ("games", "ratings", "history"):
+                self._run(f"DELETE FROM {table}")
+            if self.home is None:
+                self._run("DELETE FROM files")
+            else:
+                self._run("DELETE FROM files WHERE path LIKE ?", (f"{self.home}:%",))
+            standings: dict[str, Standing] = {}
             for digest in order:
-                path, log = given[digest]
-                changed = ratings.rate_game(log, standings)
+                filed = given[digest]
+                changed = ratings.rate_game(filed.log, standings)
                 standings.update(changed)
-                self._write_game(digest, log, changed, path)
+                path = filed.path if filed.path else None
+                self._write_game(digest, filed.log, changed, path, filed.text)
                 rated += bool(changed)
         return rated
 
+    def _kept_logs(self) -> Iterator[Filed]:
+        """The logs a shared store keeps (each read as untrusted: a bad one is left out)."""
+        for digest, text in self._run(
+            "SELECT digest, log FROM games WHERE log IS NOT NULL"
+        ).fetchall():
+            if not isinstance(text, str) or len(text) > LOG_LIMIT or digest_of(text) != digest:
+                continue
+            with contextlib.suppress(CribbageError, ValueError, RecursionError):
+                log = loads(text)
+                if log.result is not None:
+                    yield Filed("", digest, log, text)
+
     def _write_game(
-        self, digest: str, log: GameLog, changed: dict[str, Standing], path: str | None
+        self,
+        digest: str,
+        log: GameLog,
+        changed: dict[str, Standing],
+        path: str | None,
+        text: str | None,
     ) -> None:
-        db = self.db
-        db.execute("INSERT INTO games (digest, started) VALUES (?, ?)", (digest, log.info.started))
+        kept = text if self.shared else None
+        self._run(
+            "INSERT INTO games (digest, started, log) VALUES (?, ?, ?)",
+            (digest, log.info.started, kept),
+        )
         if path is not None:
-            db.execute("INSERT OR REPLACE INTO files (path, digest) VALUES (?, ?)", (path, digest))
+            self._note_file(path, digest)
         for person, standing in changed.items():
-            db.execute(
-                "INSERT OR REPLACE INTO ratings (person, name, mu, sigma, games, last_seen) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+            self._run(
+                "INSERT INTO ratings (person, name, mu, sigma, games, last_seen) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (person) DO UPDATE SET "
+                "name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, "
+                "games = excluded.games, last_seen = excluded.last_seen",
                 (person, standing.name, standing.mu, standing.sigma, standing.games,
                  standing.last_seen),
             )  # fmt: skip
             step = standing.history[-1]
-            db.execute(
+            self._run(
                 "INSERT INTO history (person, number, game, started, place, sides, mu, sigma) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (person, standing.games, digest, step.started, step.place, step.sides,
                  step.mu, step.sigma),
             )  # fmt: skip
 
+    def _note_file(self, path: str, digest: str) -> None:
+        self._run(
+            "INSERT INTO files (path, digest) VALUES (?, ?) "
+            "ON CONFLICT (path) DO UPDATE SET digest = excluded.digest",
+            (self._file(path), digest),
+        )
+
     def file_known(self, path: str) -> bool:
         with self._held():
-            found = self.db.execute("SELECT 1 FROM files WHERE path = ?", (path,))
+            found = self._run("SELECT 1 FROM files WHERE path = ?", (self._file(path),))
             return found.fetchone() is not None
 
     def note_file(self, path: str, digest: str) -> None:
         """A filed log whose game is rated already (filed for another person too)."""
         with self._held(), self._transaction():
-            self.db.execute(
-                "INSERT OR REPLACE INTO files (path, digest) VALUES (?, ?)", (path, digest)
-            )
+            self._note_file(path, digest)
 
     # --- accounts -------------------------------------------------------------------
 
     def account(self, name: str) -> Account | None:
         with self._held():
-            row = self.db.execute(
+            row = self._run(
                 "SELECT name, key, first_seen, last_seen FROM accounts WHERE person = ?",
                 (ratings.person(name),),
             ).fetchone()
@@ -306,9 +402,9 @@ class Club:
         came with: another key's arrival is ``taken`` (and changes nothing)."""
         person = ratings.person(name)
         with self._held(), self._transaction():
-            row = self.db.execute("SELECT key FROM accounts WHERE person = ?", (person,)).fetchone()
+            row = self._run("SELECT key FROM accounts WHERE person = ?", (person,)).fetchone()
             if row is None:
-                self.db.execute(
+                self._run(
                     "INSERT INTO accounts (person, name, key, first_seen, last_seen) "
                     "VALUES (?, ?, ?, ?, ?)",
                     (person, name, key if claim else None, now, now),
@@ -317,9 +413,8 @@ class Club:
             if claim and row[0] is not None and row[0] != key:
                 return "taken"
             held = key if claim and row[0] is None else row[0]
-            self.db.execute(
-                "UPDATE accounts SET key = ?, last_seen = ? WHERE person = ?",
-                (held, now, person),
+            self._run(
+                "UPDATE accounts SET key = ?, last_seen = ? WHERE person = ?", (held, now, person)
             )
             return "new" if claim and row[0] is None else "known"
 
@@ -332,20 +427,16 @@ class Club:
         with self._held(), self._transaction():
             for account in accounts:
                 person = ratings.person(account.name)
-                row = self.db.execute(
-                    "SELECT key FROM accounts WHERE person = ?", (person,)
-                ).fetchone()
+                row = self._run("SELECT key FROM accounts WHERE person = ?", (person,)).fetchone()
                 if row is None:
-                    self.db.execute(
+                    self._run(
                         "INSERT INTO accounts (person, name, key, first_seen, last_seen) "
                         "VALUES (?, ?, ?, ?, ?)",
                         (person, account.name, account.key, account.first_seen,
                          account.last_seen),
                     )  # fmt: skip
                 elif row[0] != account.key:
-                    self.db.execute(
-                        "UPDATE accounts SET key = ? WHERE person = ?", (account.key, person)
-                    )
+                    self._run("UPDATE accounts SET key = ? WHERE person = ?", (account.key, person))
                 else:
                     continue
                 taken.append(account.name)
@@ -354,7 +445,7 @@ class Club:
     def held(self) -> list[Account]:
         """Every account held by a key (``--open``), by name."""
         with self._held():
-            rows = self.db.execute(
+            rows = self._run(
                 "SELECT name, key, first_seen, last_seen FROM accounts "
                 "WHERE key IS NOT NULL ORDER BY person"
             ).fetchall()
@@ -363,47 +454,55 @@ class Club:
     def accounts(self) -> int:
         """How many names the club holds."""
         with self._held():
-            return int(self.db.execute("SELECT count(*) FROM accounts").fetchone()[0])
+            return int(self._run("SELECT count(*) FROM accounts").fetchone()[0])
 
     def unseen_since(self, when: str) -> list[str]:
         """The names (in lower case) last seen before ``when``."""
         with self._held():
-            rows = self.db.execute(
+            rows = self._run(
                 "SELECT person FROM accounts WHERE last_seen < ? ORDER BY person", (when,)
-            )
+            ).fetchall()
             return [person for (person,) in rows]
 
     def drop_account(self, name: str) -> None:
         with self._held(), self._transaction():
-            self.db.execute("DELETE FROM accounts WHERE person = ?", (ratings.person(name),))
+            self._run("DELETE FROM accounts WHERE person = ?", (ratings.person(name),))
 
     # --- adjourned games --------------------------------------------------------------
 
-    def adjourn(self, game: AdjournedGame) -> None:
-        """An adjourned game (its files written) noted."""
+    def adjourn(self, game: AdjournedGame, log: str = "", setup: str | None = None) -> None:
+        """An adjourned game (its files written) noted; a shared store keeps its files'
+        text (``log``, ``setup``), so that any server can resume it."""
+        kept, kept_setup = (log, setup) if self.shared else (None, None)
         with self._held(), self._transaction():
-            self.db.execute(
-                "INSERT OR REPLACE INTO adjourned "
-                "(key, adjourned, seed, names, people, target, scores) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            self._run(
+                "INSERT INTO adjourned "
+                "(key, adjourned, seed, names, people, target, scores, home, log, setup) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET "
+                "adjourned = excluded.adjourned, seed = excluded.seed, names = excluded.names, "
+                "people = excluded.people, target = excluded.target, scores = excluded.scores, "
+                "home = excluded.home, log = excluded.log, setup = excluded.setup",
                 (game.key, game.adjourned, game.seed, json.dumps(game.names),
-                 json.dumps(game.people), game.target, json.dumps(game.scores)),
+                 json.dumps(game.people), game.target, json.dumps(game.scores), self.home,
+                 kept, kept_setup),
             )  # fmt: skip
-            for person in {ratings.person(name) for name in game.people}:
-                self.db.execute(
-                    "INSERT OR IGNORE INTO adjourned_people (key, person) VALUES (?, ?)",
+            for person in sorted({ratings.person(name) for name in game.people}):
+                self._run(
+                    "INSERT INTO adjourned_people (key, person) VALUES (?, ?) "
+                    "ON CONFLICT DO NOTHING",
                     (game.key, person),
                 )
 
     def adjourned(self, name: str | None = None) -> list[AdjournedGame]:
-        """The adjourned games ``name`` sits in (all, if None), oldest first."""
-        query = "SELECT key, adjourned, seed, names, people, target, scores FROM adjourned"
+        """The adjourned games ``name`` sits in (all, if None), oldest first, whichever
+        server's."""
+        query = "SELECT key, adjourned, seed, names, people, target, scores, home FROM adjourned"
         given: tuple[str, ...] = ()
         if name is not None:
             query += " WHERE key IN (SELECT key FROM adjourned_people WHERE person = ?)"
             given = (ratings.person(name),)
         with self._held():
-            rows = self.db.execute(query + " ORDER BY adjourned, key", given).fetchall()
+            rows = self._run(query + " ORDER BY adjourned, key", given).fetchall()
         return [
             AdjournedGame(
                 key,
@@ -413,27 +512,114 @@ class Club:
                 tuple(json.loads(people)),
                 target,
                 tuple(json.loads(scores)),
+                None if home == self.home else home,
             )
-            for key, when, seed, names, people, target, scores in rows
+            for key, when, seed, names, people, target, scores, home in rows
         ]
 
-    def resumed(self, key: str) -> None:
-        """An adjourned game is no longer (resumed, or its files gone)."""
-        with self._held(), self._transaction():
-            self.db.execute("DELETE FROM adjourned WHERE key = ?", (key,))
+    def adjourned_files(self, key: str) -> tuple[str, str | None] | None:
+        """The text of an adjourned game's files (its log, its setup) as a shared store
+        keeps them, if it does."""
+        with self._held():
+            row = self._run("SELECT log, setup FROM adjourned WHERE key = ?", (key,)).fetchone()
+        if row is None or not isinstance(row[0], str) or len(row[0]) > LOG_LIMIT:
+            return None
+        return row[0], row[1] if isinstance(row[1], str) else None
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self.db)
+    def resumed(self, key: str) -> bool:
+        """An adjourned game is no longer (resumed, or its files gone). Whether it was
+        still adjourned: two servers resuming one game, one of them finds it gone. A game
+        resumed away from its home is noted for its home, to drop its files."""
+        with self._held(), self._transaction():
+            row = self._run("SELECT home FROM adjourned WHERE key = ?", (key,)).fetchone()
+            if row is None:
+                return False
+            self._run("DELETE FROM adjourned WHERE key = ?", (key,))
+            if row[0] is not None and row[0] != self.home:
+                self._run(
+                    "INSERT INTO resumed_elsewhere (key, home) VALUES (?, ?) "
+                    "ON CONFLICT DO NOTHING",
+                    (key, row[0]),
+                )
+            return True
+
+    def resumed_elsewhere(self) -> list[str]:
+        """The keys of this server's adjourned games that another server resumed (their
+        files here are to go), forgotten as they are told."""
+        if self.home is None:
+            return []
+        with self._held(), self._transaction():
+            rows = self._run(
+                "SELECT key FROM resumed_elsewhere WHERE home = ? ORDER BY key", (self.home,)
+            ).fetchall()
+            self._run("DELETE FROM resumed_elsewhere WHERE home = ?", (self.home,))
+        return [key for (key,) in rows]
+
+    # --- who is where, in a shared store ----------------------------------------------
+
+    def present(self, name: str, server: int, here: bool) -> None:
+        """``name`` connected to this server (or no longer), whose listening connection
+        is ``server`` (its process in the database: gone with it, if the server dies)."""
+        if self.home is None:
+            return
+        person = ratings.person(name)
+        with self._held():
+            if here:
+                self._run(
+                    "INSERT INTO present (person, home, server) VALUES (?, ?, ?) "
+                    "ON CONFLICT (person, home) DO UPDATE SET server = excluded.server",
+                    (person, self.home, server),
+                )
+            else:
+                self._run("DELETE FROM present WHERE person = ? AND home = ?", (person, self.home))
+
+    def all_present(self, names: Iterable[str], server: int) -> None:
+        """Everyone connected to this server, noted afresh (as it starts, or its listening
+        connection is made again)."""
+        if self.home is None:
+            return
+        with self._held(), self._transaction():
+            self._run("DELETE FROM present WHERE home = ?", (self.home,))
+            for person in sorted({ratings.person(name) for name in names}):
+                self._run(
+                    "INSERT INTO present (person, home, server) VALUES (?, ?, ?)",
+                    (person, self.home, server),
+                )
+
+    def elsewhere(self, name: str) -> bool:
+        """Whether ``name`` is connected to another server of this club that is running
+        (its listening connection is open)."""
+        if self.home is None:
+            return False
+        with self._held():
+            row = self._run(
+                "SELECT 1 FROM present WHERE person = ? AND home <> ? AND server IN "
+                "(SELECT pid FROM pg_stat_activity)",
+                (ratings.person(name), self.home),
+            ).fetchone()
+        return row is not None
+
+    def notify(self, channel: str, payload: str) -> None:
+        """A message to every server of a shared store listening on ``channel``."""
+        if self.home is None:
+            return
+        with self._held():
+            self._run("SELECT pg_notify(?, ?)", (channel, payload)).fetchone()
 
 
 class _Transaction:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` if anything went wrong."""
+    """A writing transaction (one writer at a time, across servers): committed, or
+    rolled back if anything went wrong."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
+    def __init__(self, club: Club) -> None:
+        self.club = club
 
     def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+        self.club.engine.begin(self.club.db)
 
     def __exit__(self, kind: object, error: object, trace: object) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        if kind is None:
+            self.club.db.execute("COMMIT")
+        else:
+            with contextlib.suppress(*self.club.engine.errors):
+                self.club.db.execute("ROLLBACK")

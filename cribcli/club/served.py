@@ -20,10 +20,10 @@ from datetime import UTC, datetime
 from itertools import count
 from pathlib import Path
 
-from cribcli.club.database import Account, AdjournedGame, Arrival, Club, digest_of
+from cribcli.club.database import Account, AdjournedGame, Arrival, Club, Filed, digest_of
 from cribcli.club.lobby import AWAY_LIMIT, GameOutcome, Lobby, ServedTable, TableSetup, player_name
 from cribcli.players import Level
-from cribcli.record.log import LOG_LIMIT, GameInfo, GameLog, match_text
+from cribcli.record.log import LOG_LIMIT, GameInfo, match_text
 from cribcli.record.reader import loads
 from cribcli.record.replay import replay
 from cribcli.record.session import Session
@@ -56,6 +56,8 @@ KEY_FILE = "key"
 """In a person's folder: the key (its fingerprint) that holds the name, with ``--open``."""
 KEY_LIMIT = 4096
 """The most bytes a kept key's file may hold."""
+HOME_FILE = "club-home"
+"""In the server's folder: the name it goes by in a store several servers share."""
 ADJOURNED_LIMIT = 10_000
 """The most adjourned games' files the server looks through as it starts (those an older
 server left without an index)."""
@@ -76,6 +78,29 @@ class ServerLock(SaveLock):
             f"the server's folder {self.root} is held by another `cribbage serve`{who}: "
             "one server a folder (stop it first)"
         )
+
+
+def open_club(root: Path, store: str | None) -> Club:
+    """The club's store for the server folder ``root``: ``store`` (a ``postgresql://``
+    address, shared with other servers, each known by its folder's name in it), else the
+    folder's own SQLite file. Raises StoreError if it cannot be used."""
+    if store is None:
+        return Club(root / "club.db")
+    return Club(store, home_of(root))
+
+
+def home_of(root: Path) -> str:
+    """The name a server folder goes by in a shared store: made once, kept in the folder
+    (``club-home``), so that two servers' folders are never taken for one."""
+    path = root / HOME_FILE
+    with contextlib.suppress(OSError, CribbageError):
+        kept = (read_text(path, 100, follow_links=False) or "").strip()
+        if re.fullmatch(r"[0-9a-f]{16}", kept):
+            return kept
+    made = secrets.token_hex(8)
+    root.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, made + "\n")
+    return made
 
 
 def seen_now(at: float | None = None) -> str:
@@ -364,6 +389,7 @@ class ServedGames:
         session = table.session
         assert session is not None
         write_atomic(folder / f"{key}.toml", saver.text)  # (the latest, whatever the saves did)
+        meta = None
         with contextlib.suppress(OSError, CribbageError):
             meta = read_text(self._meta(table.number), META_LIMIT, follow_links=False)
             if meta is not None:
@@ -379,7 +405,7 @@ class ServedGames:
             tuple(session.state.scores),
         )
         try:
-            self.club.adjourn(game)
+            self.club.adjourn(game, saver.text, meta)
         except BaseException:
             for suffix in (".toml", ".json"):
                 with contextlib.suppress(OSError):
@@ -403,9 +429,17 @@ class ServedGames:
         was killed); a file not indexed is dropped if its table's save is there (its
         adjournment never finished), else indexed (an older server's, or a store lost).
         Returns the seeds of the games adjourned, whose tables' saves are not carried on,
-        and how many were indexed again."""
+        and how many were indexed again.
+
+        In a store several servers share, only this server's games are its files' to
+        settle; those another server resumed (from the store's copy) have their files
+        here dropped first."""
         folder = self.adjourned_folder
-        indexed = {game.key: game for game in self.club.adjourned()}
+        for key in self.club.resumed_elsewhere():
+            for suffix in (".toml", ".json"):
+                with contextlib.suppress(OSError):
+                    (folder / f"{key}{suffix}").unlink()
+        indexed = {game.key: game for game in self.club.adjourned() if game.home is None}
         for key in indexed:
             if not (folder / f"{key}.toml").exists():
                 self.club.resumed(key)
@@ -462,14 +496,24 @@ class ServedGames:
         self.tables_folder.mkdir(parents=True, exist_ok=True)
         path = self.tables_folder / f"table-{number}.toml"
         try:
-            os.replace(folder / f"{key}.toml", path)
+            if (folder / f"{key}.toml").exists() or not self.club.shared:
+                os.replace(folder / f"{key}.toml", path)
+                with contextlib.suppress(OSError):
+                    os.replace(folder / f"{key}.json", self._meta(number))
+            else:  # another server's: from the store's copy
+                self._from_store(key, path, self._meta(number))
         except OSError as error:
             why = reason(error)
             raise CribbageError(f"the adjourned game cannot be carried on ({why})") from None
-        with contextlib.suppress(OSError):
-            os.replace(folder / f"{key}.json", self._meta(number))
-        with contextlib.suppress(CribbageError):  # (else dropped as the server next starts)
-            self.club.resumed(key)
+        try:
+            still = self.club.resumed(key)
+        except CribbageError:  # (else dropped as the server next starts)
+            still = True
+        if not still and self.club.shared:  # another server resumed it first: its game
+            for made in (path, self._meta(number)):
+                with contextlib.suppress(OSError):
+                    made.unlink()
+            raise CribbageError("that adjourned game was resumed on another server just now")
         save = self.saver(number)
         resumed = resume_or_set_aside(path, save, _nobody_sits)
         if resumed.session is None:
@@ -483,6 +527,17 @@ class ServedGames:
         table.away = dict.fromkeys(table.human_seats(), now)  # away from now, not before
         lobby.add(table)
         return table
+
+    def _from_store(self, key: str, path: Path, meta: Path) -> None:
+        """An adjourned game another server put away, its files written here from the
+        copy the shared store keeps. Raises CribbageError if it keeps none."""
+        files = self.club.adjourned_files(key)
+        if files is None:
+            raise CribbageError("the adjourned game's files are on another server, not here")
+        log, setup = files
+        write_atomic(path, log)
+        if setup is not None and len(setup) <= META_LIMIT:
+            write_atomic(meta, setup)
 
     def finish(self, table: ServedTable) -> dict[str, str]:
         """A game is over: its log filed for each person who played it, and the table
@@ -626,8 +681,9 @@ def filed_logs(root: Path) -> Iterator[Path]:
                 yield from sorted(games.glob("*.toml"))
 
 
-def read_logs(root: Path, paths: Iterable[Path]) -> Iterator[tuple[str, str, GameLog]]:
-    """Each readable finished log: its path (relative to ``root``), its digest, the log."""
+def read_logs(root: Path, paths: Iterable[Path]) -> Iterator[Filed]:
+    """Each readable finished log: its path (relative to ``root``), its digest, the log
+    and its text."""
     for path in paths:
         try:
             text = read_text(path, LOG_LIMIT, follow_links=False)
@@ -637,7 +693,7 @@ def read_logs(root: Path, paths: Iterable[Path]) -> Iterator[tuple[str, str, Gam
         except (CribbageError, ValueError, RecursionError, OSError):
             continue  # (not a game the ratings can use)
         if log.result is not None:
-            yield str(path.relative_to(root)), digest_of(text), log
+            yield Filed(str(path.relative_to(root)), digest_of(text), log, text)
 
 
 def catch_up(club: Club, root: Path) -> int:
@@ -647,9 +703,9 @@ def catch_up(club: Club, root: Path) -> int:
     anew (0 if none was missing)."""
     unseen = [p for p in filed_logs(root) if not club.file_known(str(p.relative_to(root)))]
     missing = False
-    for relative, digest, _ in read_logs(root, unseen):
-        if club.known(digest):
-            club.note_file(relative, digest)
+    for filed in read_logs(root, unseen):
+        if club.known(filed.digest):
+            club.note_file(filed.path, filed.digest)
         else:
             missing = True
     if not missing:

@@ -19,6 +19,17 @@ Examples:
 """
 
 
+def check_store(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A PostgreSQL store's address: ``postgresql://...`` (the SQLite store needs none)."""
+    if value is None or value == "":
+        return None
+    from cribcli.club.engines import POSTGRES_SCHEMES
+
+    if not value.startswith(POSTGRES_SCHEMES) or len(value) > 1000 or not value.isprintable():
+        raise click.BadParameter("give the store as postgresql://USER@HOST/DATABASE")
+    return value
+
+
 @click.command(cls=Command, epilog=SERVE_EXAMPLES)
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option(
@@ -81,6 +92,13 @@ Examples:
     "processes (needs cribcli[cluster]; see docs/serve.md).",
 )  # fmt: skip
 @click.option(
+    "--store", metavar="ADDRESS", envvar="CRIBBAGE_STORE", callback=check_store,
+    help="Keep the club (accounts, ratings, the indexes of games) in the PostgreSQL "
+    "database at ADDRESS (postgresql://user@host/db; a password is best left to "
+    "PGPASSWORD or ~/.pgpass), shared with other servers, not in the folder's SQLite "
+    "file (needs cribcli[postgres]; see docs/serve.md).  [env: CRIBBAGE_STORE]",
+)  # fmt: skip
+@click.option(
     "--rebuild-ratings", is_flag=True,
     help="Work the club's ratings out again from the filed games' logs alone, then stop.",
 )  # fmt: skip
@@ -100,6 +118,7 @@ def serve(
     max_names: int,
     forget_names: float,
     scheduler: str | None,
+    store: str | None,
     rebuild_ratings: bool,
     data_dir: str | None,
 ) -> None:
@@ -124,12 +143,11 @@ def serve(
 
     root = Places.find(data_dir).data / "server"
     if rebuild_ratings:
-        from cribcli.club.database import Club
-        from cribcli.club.served import filed_logs, read_logs
+        from cribcli.club.served import filed_logs, open_club, read_logs
 
         with ServerLock(root):
             try:
-                club = Club(root / "club.db")
+                club = open_club(root, store)
                 rated = club.rebuild(read_logs(root, filed_logs(root)))
             except ImportError:
                 raise UsageProblem("ratings need openskill: pip install 'cribcli[serve]'") from None
@@ -152,6 +170,7 @@ def serve(
         authorized_keys=Path(authorized_keys) if authorized_keys else None,
         open=open_door,
         scheduler=scheduler,
+        store=store,
         limits=served.Limits(
             connections=max_connections or served.AS_MANY_AS_FIT,
             per_key=per_key,

@@ -10,15 +10,16 @@ import asyncio
 import contextvars
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
-from cribcli.club.database import Club, digest_of
+from cribcli.club.database import digest_of
 from cribcli.club.lobby import Lobby, ServedTable
-from cribcli.club.served import ServedGames
+from cribcli.club.served import ServedGames, open_club
+from cribcli.club.wire import Told, Wire
 from cribcli.record.reader import loads
 from cribcli.record.store import Places, StoreError, reason
 from cribcli.rules.errors import CribbageError, printable
@@ -141,6 +142,8 @@ class ServeOptions:
     scheduler: str | None = None
     """The Dask scheduler whose cluster decides for the computers (None: this machine's
     worker processes)."""
+    store: str | None = None
+    """The PostgreSQL store the club shares with other servers (None: the folder's own)."""
     limits: Limits = Limits()
     pace: float = PACE
     """Seconds between the computers' moves, so that people can follow them."""
@@ -156,7 +159,7 @@ class Room:
         if self.limits.connections == AS_MANY_AS_FIT:
             self.limits = replace(self.limits, connections=self.capacity.connections)
         self.lobby = Lobby(self.limits.tables)
-        self.club = Club(options.root / "club.db")
+        self.club = open_club(options.root, options.store)
         """The accounts, the ratings, the indexes of games (the logs stay the truth)."""
         self.games = ServedGames(options.root, self.lobby, self._warn_table, self.club)
         self.visitors: list[Present] = []
@@ -177,6 +180,12 @@ class Room:
         """Each clocked table's running clock."""
         self.rating: set[asyncio.Task[None]] = set()
         """The finished games being rated (tried again while the store is busy)."""
+        self.errands: set[asyncio.Task[None]] = set()
+        """Things on their way that nobody waits for (a word to another server)."""
+        self.wire: Wire | None = None
+        """The line to the club's other servers, in a shared store."""
+        if self.club.shared and options.store is not None:
+            self.wire = Wire(self.club, options.store, self._heard, self.people_here, self.log)
 
     def log(self, line: str) -> None:
         """Tell the operator, with the time: who came and went, what the tables did."""
@@ -535,7 +544,7 @@ class Room:
         digest = digest_of(text)
         while True:
             try:
-                changed = await asyncio.to_thread(self.club.rate, loads(text), digest)
+                changed = await asyncio.to_thread(self.club.rate, loads(text), digest, None, text)
                 for path in filed:
                     await asyncio.to_thread(self.club.note_file, path, digest)
                 break
@@ -596,6 +605,31 @@ class Room:
         for visitor in self.visitors:
             if visitor is not but and visitor.table is None and visitor.watched is None:
                 visitor.tell([f"  {line}"])
+
+    def later(self, errand: Coroutine[object, object, None]) -> None:
+        """``errand`` done on the event loop, nobody waiting for it."""
+        task = asyncio.get_running_loop().create_task(errand)
+        self.errands.add(task)
+        task.add_done_callback(self.errands.discard)
+
+    def came(self, visitor: Present) -> None:
+        """A connection is in the room (noted for the club's other servers)."""
+        self.visitors.append(visitor)
+        if self.wire is not None and len(self.named(visitor.name)) == 1:
+            self.later(self.wire.arrived(visitor.name, True))
+
+    def went(self, visitor: Present) -> None:
+        """A connection left the room."""
+        self.visitors.remove(visitor)
+        if self.wire is not None and not self.named(visitor.name):
+            self.later(self.wire.arrived(visitor.name, False))
+
+    def _heard(self, told: Told) -> None:
+        """A ``tell`` from a person on another server of the club."""
+        for hearer in self.visitors:
+            heard = hearer.name.lower() == told.hearer.lower()
+            if heard and not self.muted(hearer.name, told.speaker):
+                hearer.tell([f"{told.speaker} tells you: {told.text}"])
 
     def named(self, name: str) -> list[Present]:
         return [v for v in self.visitors if v.name == name]

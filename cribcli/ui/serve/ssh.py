@@ -582,6 +582,12 @@ async def serve(
     if written:
         room.told(f"the club's accounts: {written} names' keys written to their folders too")
     await room.elsewhere.start()  # (a scheduler asked for and not reached: said, and stop)
+    if room.wire is not None:
+        await room.wire.start()
+        room.told(
+            f"the club is shared with its other servers in {room.club.name} "
+            f"(this server's folder is known there as {room.club.home})"
+        )
     limits = options.limits
     server = await asyncssh.create_server(
         lambda: Gate(room, door),
@@ -662,6 +668,10 @@ async def _close_room(room: Room, door: Door, server: asyncssh.SSHAcceptor) -> N
     for clock in room.clocks.values():
         clock.cancel()
     await room.elsewhere.close()
+    if room.wire is not None:
+        await room.wire.close()
+        with contextlib.suppress(CribbageError):  # (else gone with its connection anyway)
+            await asyncio.to_thread(room.club.all_present, [], 0)
     room.club.close()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from cribcli.club.wire import NAME, Told
 from cribcli.rules.errors import CribbageError, printable
 from cribcli.ui.serve.visitor import Visitor
 
@@ -66,6 +67,9 @@ def say_aloud(visitor: Visitor, text: str) -> None:
 def tell(visitor: Visitor, whom: str, text: str) -> None:
     room = visitor.room
     hearers = [v for v in room.visitors if v.name.lower() == whom.lower()]
+    if not hearers and room.wire is not None and NAME.fullmatch(whom):
+        room.later(tell_elsewhere(visitor, Told(visitor.name, whom, printable(text))))
+        return
     if not hearers:
         raise CribbageError(f"nobody called `{printable(whom[:20])}` is here")
     apart = room.kept_apart(visitor.name, hearers[0].name)
@@ -76,6 +80,17 @@ def tell(visitor: Visitor, whom: str, text: str) -> None:
         for hearer in hearers:
             hearer.tell([f"{visitor.name} tells you: {said}"])
     visitor.say(f"You tell {hearers[0].name}: {said}")
+
+
+async def tell_elsewhere(visitor: Visitor, told: Told) -> None:
+    """A ``tell`` for someone not here, sent to the club's server they are connected to."""
+    wire = visitor.room.wire
+    assert wire is not None
+    if await wire.tell(told):
+        visitor.tell([f"You tell {told.hearer}: {told.text}"])
+    else:
+        who = printable(told.hearer)
+        visitor.tell([f"  nobody called `{who}` is here, nor on the club's other servers"])
 
 
 def mute(visitor: Visitor, whom: str, mute: bool) -> None:

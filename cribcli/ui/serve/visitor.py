@@ -111,7 +111,7 @@ class Visitor:
 
     async def run(self) -> None:
         room = self.room
-        room.visitors.append(self)
+        room.came(self)
         self.prompt = PromptSession(
             completer=_Completer(self),
             complete_while_typing=False,
@@ -148,7 +148,7 @@ class Visitor:
             idle.cancel()
             if self.playback is not None:
                 self.playback.cancel()
-            room.visitors.remove(self)
+            room.went(self)
             table = self.table
             if table is not None and not table.over:
                 room.stand(self, table, leaving=False)  # (which wakes that table)
