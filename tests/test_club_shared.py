@@ -17,7 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from cribcli.club.database import SCHEMA_VERSION, AdjournedGame, Club, Filed, digest_of
+from cribcli.club.database import (
+    LISTENER,
+    SCHEMA_VERSION,
+    AdjournedGame,
+    Club,
+    Filed,
+    digest_of,
+)
 from cribcli.club.served import catch_up, filed_logs, home_of, open_club, read_logs
 from cribcli.record.reader import loads
 from cribcli.record.store import StoreError
@@ -163,7 +170,8 @@ def test_an_adjourned_game_is_resumed_by_one_server_only(postgres: str, opened: 
         resumed = list(pool.map(lambda club: club.resumed("k1"), (two, three)))
     assert sorted(resumed) == [False, True]
     assert one.adjourned() == [] and one.resumed_elsewhere() == ["k1"]
-    assert one.resumed_elsewhere() == []  # told once
+    one.forget_resumed("k1")  # (its files gone)
+    assert one.resumed_elsewhere() == []
 
 
 def test_who_is_on_which_server_goes_with_the_server(postgres: str, opened: Opened) -> None:
@@ -171,7 +179,11 @@ def test_who_is_on_which_server_goes_with_the_server(postgres: str, opened: Open
 
     one, two = kept(opened, Club(postgres, "one")), kept(opened, Club(postgres, "two"))
     listening = psycopg.connect(postgres, autocommit=True)  # the server's listening connection
-    pid = listening.info.backend_pid
+    found = listening.execute(
+        f"SELECT {LISTENER} FROM pg_stat_activity WHERE pid = pg_backend_pid()"
+    ).fetchone()
+    assert found is not None
+    pid = str(found[0])
     one.all_present(["Ann", "cat"], pid)
     assert two.elsewhere("ANN") and two.elsewhere("cat") and not two.elsewhere("bob")
     assert not one.elsewhere("ann")  # here, not elsewhere
@@ -322,3 +334,104 @@ def test_a_game_finished_while_the_database_is_down_is_rated_once_it_is_back(
     asyncio.run(main())
     assert any("until the store is free" in line for line in said)
     assert any(line.endswith("game is rated now") for line in said)
+
+
+# --- what goes between servers, and what a shared store is trusted with --------------------
+
+
+def test_a_tell_between_servers_fits_whatever_its_letters() -> None:
+    from cribcli.club.wire import PAYLOAD_LIMIT, Told, message, read_message
+
+    for text in ("é" * 999, "\U0001f0a1" * 999, "plain " * 200, ""):
+        payload = message(Told("ann", "bob", text), "one")
+        assert len(payload.encode()) <= PAYLOAD_LIMIT
+        heard = read_message(payload, "two")
+        assert heard is not None and heard.speaker == "ann" and heard.hearer == "bob"
+        assert text.startswith(heard.text) and len(heard.text) >= min(len(text), 500)
+    assert read_message(message(Told("ann", "bob", "hi"), "one"), "one") is None  # its own
+    for wrong in (
+        "not json",
+        "[1, 2]",
+        '{"from": "ann", "to": "bob", "home": "one"}',
+        '{"from": "../x", "to": "bob", "text": "hi", "home": "one"}',
+        '{"from": "ann", "to": "bob", "text": 5, "home": "one"}',
+        '{"from": "ann", "to": "bob", "text": "' + "x" * 5000 + '", "home": "one"}',
+    ):
+        assert read_message(wrong, "two") is None
+    said = read_message('{"from": "ann", "to": "bob", "text": "\\u001b[2Jhi", "home": "x"}', "y")
+    assert said is not None and "\x1b" not in said.text
+
+
+def test_an_address_that_is_not_one_never_shows_its_password() -> None:
+    pytest.importorskip("psycopg")
+    with pytest.raises(StoreError, match="not a valid postgresql:// address") as caught:
+        Club("postgresql://ann:s3cr%zzet@db/club", "one")
+    assert "s3cr" not in str(caught.value)
+
+
+def test_an_adjourned_game_indexed_again_can_be_resumed_anywhere(
+    postgres: str, tmp_path: Path, opened: Opened
+) -> None:
+    """The store lost its note of an adjourned game (or an older server put it away):
+    indexed again from its files as its server starts, with their text, so another
+    server can still resume it."""
+    from tests.test_room import _game_at_table, room_at
+
+    one = room_at(tmp_path / "one", store=postgres)
+    kept(opened, one.club)
+    table = one.lobby.tables[_game_at_table(one)]
+    key = one.games.adjourn(table)
+    one.club.resumed(key)  # the note lost
+    restarted = room_at(tmp_path / "one", store=postgres)
+    kept(opened, restarted.club)
+    restarted.games.carry_on()
+    two = room_at(tmp_path / "two", store=postgres)
+    kept(opened, two.club)
+    (listed,) = two.games.adjourned("ann")
+    assert two.games.resume(listed.key, now=0.0).session is not None
+
+
+def test_a_resume_on_another_server_killed_half_way_leaves_the_game_adjourned(
+    postgres: str, tmp_path: Path, opened: Opened, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Server two writes the game's files from the store's copy, then fails to note it
+    resumed (the store fails, or the server is killed there): the game is adjourned
+    still, in one place, and server two does not carry on a copy as it starts."""
+    from tests.test_room import _game_at_table, room_at
+
+    one = room_at(tmp_path / "one", store=postgres)
+    two = room_at(tmp_path / "two", store=postgres)
+    kept(opened, one.club, two.club)
+    key = one.games.adjourn(one.lobby.tables[_game_at_table(one)])
+
+    def failing(key: str) -> bool:
+        raise StoreError("the club's store: the server is gone")
+
+    monkeypatch.setattr(two.club, "resumed", failing)
+    with pytest.raises(CribbageError, match="stays adjourned"):
+        two.games.resume(key, now=0.0)
+    assert not list((tmp_path / "two" / "tables").glob("table-*"))  # its copies dropped
+    monkeypatch.undo()
+    two.games._from_store(key, tmp_path / "two" / "tables" / "table-1.toml", tmp_path / "x")
+    again = room_at(tmp_path / "two", store=postgres)  # killed before its note: started again
+    kept(opened, again.club)
+    carried, _ = again.games.carry_on()
+    assert carried == [] and not (tmp_path / "two" / "tables" / "table-1.toml").exists()
+    assert [g.key for g in again.games.adjourned("bob")] == [key]
+
+
+def test_a_name_rated_on_another_server_is_not_forgotten_here(
+    postgres: str, tmp_path: Path, opened: Opened
+) -> None:
+    from tests.test_room import room_at
+
+    one = room_at(tmp_path / "one", store=postgres, open_door=True)
+    two = room_at(tmp_path / "two", store=postgres, open_door=True)
+    kept(opened, one.club, two.club)
+    for name in ("ann", "dan"):
+        assert one.games.arrive(name, f"SHA256:{name}", claim=True) == "new"
+    text = game_text(6)  # ann's game, rated on server two
+    two.club.rate(loads(text), digest_of(text), None, text)
+    gone = one.games.forget(older_than=0.0, now=time.time() + 10)
+    assert gone == ["dan"]
+    assert two.games.key_of("ann") == "SHA256:ann"

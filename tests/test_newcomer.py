@@ -26,7 +26,7 @@ def test_a_player_and_a_watcher_of_a_running_game_tell_each_other_nothing_either
     table.sit("bob")
     room.games.start(table)
 
-    room.visitors.append(SimpleNamespace(name="eve", watched=table, table=None))
+    room.came(SimpleNamespace(name="eve", watched=table, table=None))
     assert room.kept_apart("eve", "ann") == (
         "ann plays at the table you watch: not while the game runs"
     )
@@ -45,7 +45,8 @@ def test_the_lobby_s_reading_words_are_understood_at_a_table_and_by_a_watcher(
         room = room_at(tmp_path)
         ann = Person(room, Connected("ann"))
         eve = Person(room, Connected("eve"))
-        room.visitors += [ann, eve]
+        for someone in [ann, eve]:
+            room.came(someone)
         assert await ann._line("solo")
         assert ann.seated is not None
         for word, shown in (
@@ -77,7 +78,8 @@ def test_the_lobby_hears_a_table_open_and_the_waiting_player_hears_who_sits(
     async def main() -> None:
         room = room_at(tmp_path)
         ann, bob, eve = (Person(room, Connected(name)) for name in ("ann", "bob", "eve"))
-        room.visitors += [ann, bob, eve]
+        for someone in [ann, bob, eve]:
+            room.came(someone)
         assert await ann._line("new 2")
         assert (
             eve._outbox
@@ -235,7 +237,7 @@ def test_a_solo_served_table_shows_the_hand_once(
     async def main() -> None:
         room = room_at(tmp_path)
         ann = Person(room, Connected("ann"))
-        room.visitors.append(ann)
+        room.came(ann)
         await ann._line("solo")
         ann.catch_up()  # the deal
         table = ann.table

@@ -152,7 +152,7 @@ def test_what_a_person_types_wrong_is_one_line(
     async def main() -> None:
         room = room_at(tmp_path)
         ann = Person(room, Connected("ann"))
-        room.visitors.append(ann)
+        room.came(ann)
         for line, says in (
             ("join ²", r"join a table by its number, e\.g\. `join 2`"),
             ("join 9", r"there is no table 9"),
@@ -190,7 +190,8 @@ def test_a_busy_lobby_names_some_and_counts_the_rest(
     async def main() -> None:
         room = room_at(tmp_path, limits=Limits(tables=LOBBY_TABLES + 10))
         people = [Person(room, Connected(f"p{n:03}")) for n in range(LOBBY_PEOPLE + 5)]
-        room.visitors += people
+        for someone in people:
+            room.came(someone)
         for number in range(LOBBY_TABLES + 3):  # all begun but the last: it waits first
             table = room.lobby.open_table(f"p{number:03}", TableSetup(), room.games.saver)
             if number < LOBBY_TABLES + 2:
@@ -223,7 +224,8 @@ def test_watching_and_talking_say_what_they_cannot_do(
         room = room_at(tmp_path)
         ann = Person(room, Connected("ann"))
         eve = Person(room, Connected("eve", time.monotonic() - 300))
-        room.visitors += [ann, eve]
+        for someone in [ann, eve]:
+            room.came(someone)
         assert await ann._line("new 2 private")
         for line, says in (
             ("watch 1", r"table 1 is private: nobody watches it"),
@@ -541,3 +543,39 @@ def test_an_adjourned_game_is_one_game_wherever_the_server_was_killed(
     else:
         assert [t.number for t in carried] == [number] and adjourned == [] and files == []
         assert str(carried[0].session.info.seed) == seed  # type: ignore[union-attr]
+
+
+def test_a_move_wakes_the_people_at_its_table_only_and_the_index_follows_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Who sits at and watches each table is kept as they come, sit, watch, stand and
+    go: a move wakes them, and nobody else in the room is looked at."""
+    monkeypatch.setattr(visitor_module, "say", lambda line: None)
+
+    async def main() -> None:
+        room = room_at(tmp_path)
+        ann, bob, eve, dan = (Person(room, Connected(n)) for n in ("ann", "bob", "eve", "dan"))
+        for someone in (ann, bob, eve, dan):
+            room.came(someone)
+        await ann._line("new 2 61")
+        table = room.lobby.tables[1]
+        await bob._line("join 1")
+        await eve._line("watch 1")
+        assert room.at(table) == [ann, bob] and room.watching(table) == [eve]
+        woken: list[str] = []
+        for someone in (ann, bob, eve, dan):
+            monkeypatch.setattr(someone, "wake", lambda n=someone.name: woken.append(n))
+        room.changed(table)
+        assert sorted(woken) == ["ann", "bob", "eve"]
+        room.went(eve)  # eve's connection goes: out of the index with her
+        assert room.watching(table) == [] and room.at(table) == [ann, bob]
+        bob.unseat()
+        assert room.at(table) == [ann]
+        room.went(ann)
+        room.went(bob)
+        room.went(dan)
+        assert room.around == {} and room.here == set()
+        for task in list(room.drivers.values()):
+            task.cancel()
+
+    asyncio.run(main())

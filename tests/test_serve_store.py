@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from cribcli.club.database import SCHEMA_VERSION, Club
+from cribcli.club.database import SCHEMA_VERSION, Club, digest_of
 from cribcli.club.lobby import ServedTable, TableSetup
 from cribcli.club.served import ServerLock
+from cribcli.record.reader import loads
 from cribcli.record.store import StoreError
 from cribcli.rules.engine import Phase, seats_to_act
 from cribcli.rules.errors import CribbageError
@@ -269,7 +270,8 @@ def test_an_adjournment_that_cannot_be_stored_is_told_to_all_who_asked(
         number = _a_game(room)
         table = room.lobby.tables[number]
         ann, bob = Someone("ann", table), Someone("bob", table)
-        room.visitors += [ann, bob]
+        for someone in [ann, bob]:
+            room.came(someone)
         await room.adjourn(bob, table)  # bob asks first, and waits for ann
 
         def full(table: object) -> str:
@@ -347,3 +349,33 @@ def test_without_psycopg_a_shared_store_says_how_to_get_it(
     )
     assert refused.status == 1
     assert refused.err.strip().endswith("pip install 'cribcli[postgres]'")
+
+
+def test_a_store_of_the_first_version_is_migrated_with_what_it_holds(tmp_path: Path) -> None:
+    """A ``club.db`` an older cribbage made (schema version 1) is brought to this version
+    as the server opens it: its accounts and ratings kept, the new columns there."""
+    from cribcli.club.database import SCHEMA_1
+    from tests.test_club import game_text
+
+    store = tmp_path / "club.db"
+    old = sqlite3.connect(store)
+    old.executescript(SCHEMA_1)
+    old.execute(
+        "INSERT INTO accounts (person, name, key, first_seen, last_seen) VALUES "
+        "('ann', 'Ann', 'SHA256:a', '2026-01-01T00:00:00+00:00', '2026-01-02T00:00:00+00:00')"
+    )
+    old.execute("PRAGMA user_version=1")
+    old.commit()
+    old.close()
+    club = Club(store)
+    account = club.account("ann")
+    assert account is not None and account.key == "SHA256:a"
+    text = game_text(4)
+    assert club.rate(loads(text), digest_of(text), None, text)["ann"].games == 1
+    club.close()
+    raw = sqlite3.connect(store)
+    assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+    assert raw.execute("SELECT log FROM games").fetchall() == [(None,)]  # (kept by files)
+    columns = {row[1] for row in raw.execute("PRAGMA table_info(adjourned)")}
+    assert {"home", "log", "setup"} <= columns
+    raw.close()

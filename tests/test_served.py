@@ -119,8 +119,8 @@ def test_a_seat_taken_back_while_the_computer_waits_to_play_is_left_to_its_perso
             table.stand("bob", 0.0)
             table.take_over(bob)  # the computer plays bob's seat: its discard is due
             heard: list[str] = []
-            ann = SimpleNamespace(table=table, tell=heard.extend, wake=lambda: None)
-            room.visitors.append(ann)  # (ann, as the room sees her)
+            ann = SimpleNamespace(table=table, watched=None, tell=heard.extend, wake=lambda: None)
+            room.came(ann)  # (ann, as the room sees her)
             room.drive(table.number)
             await asyncio.sleep(0)  # the driver is in its pause
             table.give_back(bob)

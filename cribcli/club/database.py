@@ -97,7 +97,7 @@ CREATE TABLE IF NOT EXISTS resumed_elsewhere (
 CREATE TABLE IF NOT EXISTS present (
     person TEXT NOT NULL,         -- the name in lower case
     home TEXT NOT NULL,           -- the server they are connected to
-    server INTEGER NOT NULL,      -- its listening connection's process in the database
+    server TEXT NOT NULL,         -- its listening connection in the database (pid:start)
     PRIMARY KEY (person, home)
 );
 """
@@ -108,6 +108,10 @@ PostgreSQL alike. A store of a later version was made by a newer cribbage, and i
 opened. A store of version 0 is new, or was made before the version was kept (its tables
 are version 1's, which are made only where missing)."""
 SCHEMA_VERSION = len(MIGRATIONS)
+
+LISTENER = "pid || ':' || backend_start"
+"""A connection to PostgreSQL as ``pg_stat_activity`` names it: its process and when it
+began (a process number alone may be given again to another)."""
 
 Arrival = Literal["new", "known", "taken"]
 """A name's arrival: ``new`` (held by its key from now on), ``known`` (its key's, or no
@@ -226,6 +230,8 @@ class Club:
             try:
                 if self.engine.broken(self.db):
                     self.db = self._open()
+                else:
+                    self.engine.tidy(self.db)
                 yield
             except self.engine.errors as error:
                 said = " ".join(str(error).split())[:200]
@@ -249,22 +255,33 @@ class Club:
             return self._standings()
 
     def _standings(self, people: Iterable[str] | None = None) -> dict[str, Standing]:
-        rows = self._run("SELECT person, name, mu, sigma, games, last_seen FROM ratings").fetchall()
-        wanted = None if people is None else set(people)
-        found: dict[str, Standing] = {}
-        for person, name, mu, sigma, games, last_seen in rows:
-            if wanted is not None and person not in wanted:
-                continue
-            steps = tuple(
-                Step(started, place, sides, step_mu, step_sigma)
-                for started, place, sides, step_mu, step_sigma in self._run(
-                    "SELECT started, place, sides, mu, sigma FROM history WHERE person = ? "
-                    "ORDER BY number",
-                    (person,),
-                ).fetchall()
+        wanted = None if people is None else sorted(set(people))
+        if wanted is None:
+            rows = self._run("SELECT person, name, mu, sigma, games, last_seen FROM ratings")
+            steps = self._run(
+                "SELECT person, started, place, sides, mu, sigma FROM history "
+                "ORDER BY person, number"
             )
-            found[person] = Standing(name, mu, sigma, games, last_seen, steps)
-        return found
+        else:  # (a game's people: a few)
+            marks = ", ".join("?" for _ in wanted)
+            rows = self._run(
+                "SELECT person, name, mu, sigma, games, last_seen FROM ratings "
+                f"WHERE person IN ({marks})",
+                tuple(wanted),
+            )
+            steps = self._run(
+                "SELECT person, started, place, sides, mu, sigma FROM history "
+                f"WHERE person IN ({marks}) ORDER BY person, number",
+                tuple(wanted),
+            )
+        found_rows = rows.fetchall()
+        history: dict[str, list[Step]] = {}
+        for person, started, place, sides, mu, sigma in steps.fetchall():
+            history.setdefault(person, []).append(Step(started, place, sides, mu, sigma))
+        return {
+            person: Standing(name, mu, sigma, games, last_seen, tuple(history.get(person, ())))
+            for person, name, mu, sigma, games, last_seen in found_rows
+        }
 
     def standing(self, name: str) -> Standing | None:
         """One person's standing, if they have played a rated game."""
@@ -422,7 +439,9 @@ class Club:
         """Accounts kept in the players' folders, taken in where the store does not hold
         their keys (lost with the store, or kept as files by an older server): a name not
         here is made, a name held by another key or none is given the folder's key (the
-        folders stay the truth), in one transaction. Returns the names taken in."""
+        folders stay the truth; in a store several servers share, the store holds the
+        club's names, and only a name it does not hold, or holds by no key, is taken),
+        in one transaction. Returns the names taken in."""
         taken = []
         with self._held(), self._transaction():
             for account in accounts:
@@ -435,7 +454,7 @@ class Club:
                         (person, account.name, account.key, account.first_seen,
                          account.last_seen),
                     )  # fmt: skip
-                elif row[0] != account.key:
+                elif row[0] != account.key and (row[0] is None or not self.shared):
                     self._run("UPDATE accounts SET key = ? WHERE person = ?", (account.key, person))
                 else:
                     continue
@@ -522,7 +541,7 @@ class Club:
         keeps them, if it does."""
         with self._held():
             row = self._run("SELECT log, setup FROM adjourned WHERE key = ?", (key,)).fetchone()
-        if row is None or not isinstance(row[0], str) or len(row[0]) > LOG_LIMIT:
+        if row is None or not isinstance(row[0], str) or not 0 < len(row[0]) <= LOG_LIMIT:
             return None
         return row[0], row[1] if isinstance(row[1], str) else None
 
@@ -544,22 +563,26 @@ class Club:
             return True
 
     def resumed_elsewhere(self) -> list[str]:
-        """The keys of this server's adjourned games that another server resumed (their
-        files here are to go), forgotten as they are told."""
+        """The keys of this server's adjourned games that another server resumed: their
+        files here are to go (then :meth:`forget_resumed`)."""
         if self.home is None:
             return []
-        with self._held(), self._transaction():
+        with self._held():
             rows = self._run(
                 "SELECT key FROM resumed_elsewhere WHERE home = ? ORDER BY key", (self.home,)
             ).fetchall()
-            self._run("DELETE FROM resumed_elsewhere WHERE home = ?", (self.home,))
         return [key for (key,) in rows]
+
+    def forget_resumed(self, key: str) -> None:
+        """This server's files of a game resumed elsewhere are gone."""
+        with self._held(), self._transaction():
+            self._run("DELETE FROM resumed_elsewhere WHERE key = ? AND home = ?", (key, self.home))
 
     # --- who is where, in a shared store ----------------------------------------------
 
-    def present(self, name: str, server: int, here: bool) -> None:
+    def present(self, name: str, server: str, here: bool) -> None:
         """``name`` connected to this server (or no longer), whose listening connection
-        is ``server`` (its process in the database: gone with it, if the server dies)."""
+        is ``server`` (:data:`LISTENER`: gone with it, if the server dies)."""
         if self.home is None:
             return
         person = ratings.person(name)
@@ -573,7 +596,7 @@ class Club:
             else:
                 self._run("DELETE FROM present WHERE person = ? AND home = ?", (person, self.home))
 
-    def all_present(self, names: Iterable[str], server: int) -> None:
+    def all_present(self, names: Iterable[str], server: str) -> None:
         """Everyone connected to this server, noted afresh (as it starts, or its listening
         connection is made again)."""
         if self.home is None:
@@ -594,7 +617,7 @@ class Club:
         with self._held():
             row = self._run(
                 "SELECT 1 FROM present WHERE person = ? AND home <> ? AND server IN "
-                "(SELECT pid FROM pg_stat_activity)",
+                f"(SELECT {LISTENER} FROM pg_stat_activity)",
                 (ratings.person(name), self.home),
             ).fetchone()
         return row is not None
@@ -615,7 +638,12 @@ class _Transaction:
         self.club = club
 
     def __enter__(self) -> None:
-        self.club.engine.begin(self.club.db)
+        try:
+            self.club.engine.begin(self.club.db)
+        except BaseException:  # (begun, but its lock not taken: never left open)
+            with contextlib.suppress(*self.club.engine.errors):
+                self.club.db.execute("ROLLBACK")
+            raise
 
     def __exit__(self, kind: object, error: object, trace: object) -> None:
         if kind is None:

@@ -24,6 +24,10 @@ WRITING = 0x63726962
 """The advisory lock every writing transaction of a PostgreSQL store takes first."""
 CONNECT_TIME = 10
 """Seconds a PostgreSQL server has to answer a connection."""
+LOCK_WAIT = 10.0
+"""Seconds a write waits for another server's (then it fails, and is tried again)."""
+STATEMENT_TIME = 30.0
+"""Seconds one statement may take."""
 
 
 class Cursor(Protocol):
@@ -69,6 +73,10 @@ class Engine(Protocol):
 
     def broken(self, db: Connection) -> bool:
         """Whether the connection is lost (the server restarted): open another."""
+        ...
+
+    def tidy(self, db: Connection) -> None:
+        """A transaction left open (its end failed) rolled back, before the next use."""
         ...
 
 
@@ -131,6 +139,10 @@ class SQLite:
     def broken(self, db: Connection) -> bool:
         return False
 
+    def tidy(self, db: Connection) -> None:
+        if getattr(db, "in_transaction", False):
+            db.execute("ROLLBACK")
+
 
 class Postgres:
     shared = True
@@ -148,8 +160,8 @@ class Postgres:
         self.errors: tuple[type[Exception], ...] = (psycopg.Error,)
         try:
             parts = conninfo_to_dict(address)
-        except psycopg.Error as error:
-            raise StoreError(f"not an address of a PostgreSQL store ({error})") from None
+        except psycopg.Error:  # (its words may quote the password: not told)
+            raise StoreError("not a valid postgresql:// address for the club's store") from None
         host = str(parts.get("host") or "localhost")
         port = f":{parts['port']}" if parts.get("port") else ""
         self.label = f"postgresql://{host}{port}/{parts.get('dbname') or ''}"
@@ -163,6 +175,13 @@ class Postgres:
         except self.psycopg.Error as error:
             why = " ".join(str(error).split())[:200]
             raise StoreError(f"cannot reach the club's store {self.label} ({why})") from None
+        try:  # a wait for another server's writing, or a slow database, is bounded
+            db.execute(f"SET lock_timeout = '{int(LOCK_WAIT * 1000)}ms'")
+            db.execute(f"SET statement_timeout = '{int(STATEMENT_TIME * 1000)}ms'")
+        except self.psycopg.Error as error:
+            db.close()
+            why = " ".join(str(error).split())[:200]
+            raise StoreError(f"cannot use the club's store {self.label} ({why})") from None
         return db
 
     def check(self, db: Connection) -> None:
@@ -189,3 +208,9 @@ class Postgres:
 
     def broken(self, db: Connection) -> bool:
         return bool(getattr(db, "closed", False) or getattr(db, "broken", False))
+
+    def tidy(self, db: Connection) -> None:
+        from psycopg.pq import TransactionStatus
+
+        if db.info.transaction_status != TransactionStatus.IDLE:  # type: ignore[attr-defined]
+            db.execute("ROLLBACK")

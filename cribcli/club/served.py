@@ -193,7 +193,13 @@ class ServedGames:
 
     def key_of(self, name: str) -> str | None:
         """With ``--open``: the key ``name`` is held by, if any: its folder's (which
-        outlives the store), else the store's. Raises StoreError if the store fails."""
+        outlives the store), else the store's; in a store several servers share, the
+        store's first (it holds the club's names; a folder, one server's). Raises
+        StoreError if the store fails."""
+        if self.club.shared:
+            account = self.club.account(name)
+            if account is not None and account.key is not None:
+                return account.key
         kept = self._folder_key(self.folder(name))
         if kept is not None:
             return kept
@@ -262,6 +268,11 @@ class ServedGames:
         for name in unseen:
             if name in keep:
                 continue
+            try:  # (a game rated on another server of the club keeps it too)
+                if self.club.standing(name) is not None:
+                    continue
+            except CribbageError:
+                return forgotten
             entry = self.folder(name)
             try:
                 if entry.is_symlink() or (entry.exists() and not entry.is_dir()):
@@ -439,11 +450,14 @@ class ServedGames:
             for suffix in (".toml", ".json"):
                 with contextlib.suppress(OSError):
                     (folder / f"{key}{suffix}").unlink()
-        indexed = {game.key: game for game in self.club.adjourned() if game.home is None}
+            self.club.forget_resumed(key)  # (the files first: killed between, gone again)
+        every = self.club.adjourned()
+        indexed = {game.key: game for game in every if game.home is None}
         for key in indexed:
             if not (folder / f"{key}.toml").exists():
                 self.club.resumed(key)
         seeds = {g.seed for g in indexed.values() if (folder / f"{g.key}.toml").exists()}
+        seeds |= {g.seed for g in every if g.home is not None}  # (a resume that never ended)
         again = 0
         if not folder.is_dir():
             return seeds, again
@@ -452,7 +466,8 @@ class ServedGames:
             if path.stem in indexed:
                 continue
             with contextlib.suppress(CribbageError, ValueError, RecursionError, OSError):
-                log = loads(read_text(path, LOG_LIMIT, follow_links=False) or "")
+                text = read_text(path, LOG_LIMIT, follow_links=False) or ""
+                log = loads(text)
                 seed = str(log.info.seed)
                 tables = self._saved_seeds() if tables is None else tables
                 if seed in tables:
@@ -473,7 +488,10 @@ class ServedGames:
                     log.info.rules.target,
                     tuple(scores),
                 )
-                self.club.adjourn(game)
+                meta = None
+                with contextlib.suppress(CribbageError, OSError):
+                    meta = read_text(path.with_suffix(".json"), META_LIMIT, follow_links=False)
+                self.club.adjourn(game, text, meta)
                 seeds.add(seed)
                 again += 1
         return seeds, again
@@ -495,24 +513,32 @@ class ServedGames:
         number = next(n for n in count(1) if n not in lobby.tables and n not in lobby.reserved)
         self.tables_folder.mkdir(parents=True, exist_ok=True)
         path = self.tables_folder / f"table-{number}.toml"
+        files = (folder / f"{key}.toml", folder / f"{key}.json")
+        here = files[0].exists() or not self.club.shared
         try:
-            if (folder / f"{key}.toml").exists() or not self.club.shared:
-                os.replace(folder / f"{key}.toml", path)
+            if here:
+                os.replace(files[0], path)
                 with contextlib.suppress(OSError):
-                    os.replace(folder / f"{key}.json", self._meta(number))
+                    os.replace(files[1], self._meta(number))
             else:  # another server's: from the store's copy
                 self._from_store(key, path, self._meta(number))
         except OSError as error:
             why = reason(error)
             raise CribbageError(f"the adjourned game cannot be carried on ({why})") from None
+        # The store's note dropped: the moment it is resumed. Shared, the note says
+        # which server has it, so a failure to drop it (or another server dropping it
+        # first) puts the game back as it was; alone, it is settled as the server next
+        # starts.
         try:
             still = self.club.resumed(key)
-        except CribbageError:  # (else dropped as the server next starts)
-            still = True
+        except CribbageError as error:
+            if not self.club.shared:
+                still = True
+            else:
+                self._put_back(here, (path, self._meta(number)), files)
+                raise CribbageError(f"the adjourned game stays adjourned: {error}") from None
         if not still and self.club.shared:  # another server resumed it first: its game
-            for made in (path, self._meta(number)):
-                with contextlib.suppress(OSError):
-                    made.unlink()
+            self._put_back(False, (path, self._meta(number)), files)
             raise CribbageError("that adjourned game was resumed on another server just now")
         save = self.saver(number)
         resumed = resume_or_set_aside(path, save, _nobody_sits)
@@ -528,13 +554,28 @@ class ServedGames:
         lobby.add(table)
         return table
 
+    @staticmethod
+    def _put_back(here: bool, made: tuple[Path, Path], files: tuple[Path, Path]) -> None:
+        """A resume undone: the files moved back where they were (``here``), or the
+        copies written from the store dropped."""
+        for done, kept in zip(made, files, strict=True):
+            with contextlib.suppress(OSError):
+                if here:
+                    os.replace(done, kept)
+                else:
+                    done.unlink()
+
     def _from_store(self, key: str, path: Path, meta: Path) -> None:
         """An adjourned game another server put away, its files written here from the
-        copy the shared store keeps. Raises CribbageError if it keeps none."""
+        copy the shared store keeps. Raises CribbageError if it keeps none it can use."""
         files = self.club.adjourned_files(key)
         if files is None:
             raise CribbageError("the adjourned game's files are on another server, not here")
         log, setup = files
+        try:
+            loads(log)  # (a game, before anything is written or claimed)
+        except (CribbageError, ValueError, RecursionError):
+            raise CribbageError("the store's copy of the adjourned game is not a game") from None
         write_atomic(path, log)
         if setup is not None and len(setup) <= META_LIMIT:
             write_atomic(meta, setup)

@@ -21,7 +21,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cribcli.club.database import Club
+from cribcli.club.database import LISTENER, Club
+from cribcli.club.engines import CONNECT_TIME
 from cribcli.rules.errors import printable
 
 CHANNEL = "cribbage_tell"
@@ -46,14 +47,20 @@ class Told:
 
 
 def message(told: Told, home: str) -> str:
-    """A ``tell`` as it goes between servers."""
-    data = {"from": told.speaker, "to": told.hearer, "text": told.text[:TEXT_LIMIT], "home": home}
-    return json.dumps(data)[:PAYLOAD_LIMIT]
+    """A ``tell`` as it goes between servers: what is told shortened, never the message,
+    until it fits."""
+    text = told.text[:TEXT_LIMIT]
+    while True:
+        data = {"from": told.speaker, "to": told.hearer, "text": text, "home": home}
+        payload = json.dumps(data, ensure_ascii=False)
+        if len(payload.encode()) <= PAYLOAD_LIMIT:
+            return payload
+        text = text[: len(text) * 3 // 4]
 
 
 def read_message(payload: str, home: str) -> Told | None:
     """A message between servers, if it is a ``tell`` from another server, well formed."""
-    if len(payload) > PAYLOAD_LIMIT:
+    if len(payload.encode()) > PAYLOAD_LIMIT:
         return None
     try:
         data = json.loads(payload)
@@ -88,9 +95,12 @@ class Wire:
         """Who is connected here, to note afresh when the line is made."""
         self.told = told
         """The operator's log."""
-        self.server: int | None = None
-        """The listening connection's process in the database (None while it is lost)."""
+        self.server: str | None = None
+        """The listening connection, as the database names it (None while it is lost)."""
         self.listening: asyncio.Task[None] | None = None
+        self.arrivals: asyncio.Queue[str] = asyncio.Queue()
+        """The names whose connections came or went, to note in the store in turn."""
+        self.noting: asyncio.Task[None] | None = None
 
     @property
     def home(self) -> str:
@@ -102,13 +112,15 @@ class Wire:
         returns (an unreachable database is told, and tried again, meanwhile)."""
         ready = asyncio.Event()
         self.listening = asyncio.create_task(self._listen(ready))
+        self.noting = asyncio.create_task(self._note())
         await ready.wait()
 
     async def close(self) -> None:
-        if self.listening is not None:
-            self.listening.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.listening
+        for task in (self.listening, self.noting):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     async def _listen(self, ready: asyncio.Event) -> None:
         import psycopg
@@ -117,10 +129,15 @@ class Wire:
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
-                    self.address, autocommit=True
+                    self.address, autocommit=True, connect_timeout=CONNECT_TIME
                 ) as db:
                     await db.execute(f"LISTEN {CHANNEL}")
-                    self.server = db.info.backend_pid
+                    cursor = await db.execute(
+                        f"SELECT {LISTENER} FROM pg_stat_activity WHERE pid = pg_backend_pid()"
+                    )
+                    row = await cursor.fetchone()
+                    assert row is not None
+                    self.server = str(row[0])
                     await asyncio.to_thread(self.club.all_present, self.here(), self.server)
                     if lost:
                         self.told("the other servers of the club are heard again")
@@ -140,12 +157,19 @@ class Wire:
             await asyncio.sleep(wait)
             wait = min(wait * 2, AGAIN_MOST)
 
-    async def arrived(self, name: str, here: bool) -> None:
-        """``name`` is connected here now (or, ``here`` False, no longer)."""
-        if self.server is None:
-            return  # (noted with everyone when the line is made again)
-        with contextlib.suppress(Exception):
-            await asyncio.to_thread(self.club.present, name, self.server, here)
+    def came_or_went(self, name: str) -> None:
+        """A connection of ``name``'s came or went: whether they are here is noted in the
+        store (in turn, as it is then, so that a quick return is never noted as gone)."""
+        self.arrivals.put_nowait(name)
+
+    async def _note(self) -> None:
+        while True:
+            name = await self.arrivals.get()
+            if self.server is None:
+                continue  # (noted with everyone when the line is made again)
+            here = any(person.lower() == name.lower() for person in self.here())
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self.club.present, name, self.server, here)
 
     async def tell(self, told: Told) -> bool:
         """A ``tell`` for a person who is not here: sent if they are connected to another

@@ -180,6 +180,11 @@ class Room:
         """Each clocked table's running clock."""
         self.rating: set[asyncio.Task[None]] = set()
         """The finished games being rated (tried again while the store is busy)."""
+        self.around: dict[int, list[Present]] = {}
+        """Who sits at or watches each table, by the table's id (kept while anyone does,
+        so the id is the table's alone): see :meth:`placed`."""
+        self.here: set[int] = set()
+        """The ids of the visitors in the room (whose places :attr:`around` keeps)."""
         self.errands: set[asyncio.Task[None]] = set()
         """Things on their way that nobody waits for (a word to another server)."""
         self.wire: Wire | None = None
@@ -230,11 +235,28 @@ class Room:
 
     def at(self, table: ServedTable) -> list[Present]:
         """The visitors seated at ``table`` (that very table: numbers are used again)."""
-        return [v for v in self.visitors if v.table is table]
+        return [v for v in self.around.get(id(table), ()) if v.table is table]
 
     def watching(self, table: ServedTable) -> list[Present]:
         """The visitors watching ``table``."""
-        return [v for v in self.visitors if v.watched is table]
+        return [v for v in self.around.get(id(table), ()) if v.watched is table]
+
+    def placed(
+        self, visitor: Present, before: ServedTable | None, after: ServedTable | None
+    ) -> None:
+        """``visitor`` sat at or watched ``before`` and now ``after`` (either None): the
+        index of who is at each table kept, so that a move at one wakes its own people
+        without a look at everyone in the room."""
+        if before is after or id(visitor) not in self.here:
+            return
+        if before is not None:
+            around = self.around.get(id(before), [])
+            if visitor in around:
+                around.remove(visitor)
+            if not around:
+                self.around.pop(id(before), None)
+        if after is not None:
+            self.around.setdefault(id(after), []).append(visitor)
 
     def kept_apart(self, speaker: str, hearer: str) -> str | None:
         """Why what ``speaker`` says privately may not reach ``hearer`` now (None: it
@@ -284,7 +306,7 @@ class Room:
         """Something happened at ``table``: wake the people at it, and its computer; or
         (None) in the room: wake everyone. A move wakes only its own table: a room of
         many tables must not redraw every prompt for each."""
-        for visitor in self.visitors:
+        for visitor in self.visitors if table is None else self.around.get(id(table), ()):
             if table is None or visitor.table is table or visitor.watched is table:
                 visitor.wake()
         if table is not None and table.setup.clock is not None:
@@ -615,14 +637,20 @@ class Room:
     def came(self, visitor: Present) -> None:
         """A connection is in the room (noted for the club's other servers)."""
         self.visitors.append(visitor)
-        if self.wire is not None and len(self.named(visitor.name)) == 1:
-            self.later(self.wire.arrived(visitor.name, True))
+        self.here.add(id(visitor))
+        self.placed(visitor, None, visitor.table)
+        self.placed(visitor, None, visitor.watched)
+        if self.wire is not None:
+            self.wire.came_or_went(visitor.name)
 
     def went(self, visitor: Present) -> None:
         """A connection left the room."""
         self.visitors.remove(visitor)
-        if self.wire is not None and not self.named(visitor.name):
-            self.later(self.wire.arrived(visitor.name, False))
+        self.placed(visitor, visitor.table, None)
+        self.placed(visitor, visitor.watched, None)
+        self.here.discard(id(visitor))
+        if self.wire is not None:
+            self.wire.came_or_went(visitor.name)
 
     def _heard(self, told: Told) -> None:
         """A ``tell`` from a person on another server of the club."""

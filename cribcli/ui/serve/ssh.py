@@ -671,7 +671,7 @@ async def _close_room(room: Room, door: Door, server: asyncssh.SSHAcceptor) -> N
     if room.wire is not None:
         await room.wire.close()
         with contextlib.suppress(CribbageError):  # (else gone with its connection anyway)
-            await asyncio.to_thread(room.club.all_present, [], 0)
+            await asyncio.to_thread(room.club.all_present, [], "")
     room.club.close()
 
 

@@ -82,8 +82,8 @@ class Visitor:
         self.room = room
         self.connection = connection
         self.name = connection.name
-        self.seated: Seated | None = None
-        self.watching: Watching | None = None
+        self._seated: Seated | None = None
+        self._watching: Watching | None = None
         self.playback: asyncio.Task[None] | None = None
         """A finished game being played back (``replay N``)."""
         self._woken = asyncio.Event()
@@ -94,13 +94,35 @@ class Visitor:
         self._thread = threading.get_ident()
 
     @property
+    def seated(self) -> Seated | None:
+        """Where this person sits, if they do."""
+        return self._seated
+
+    @seated.setter
+    def seated(self, seated: Seated | None) -> None:
+        before = self.table
+        self._seated = seated
+        self.room.placed(self, before, self.table)  # (kept by the room while here)
+
+    @property
+    def watching(self) -> Watching | None:
+        """What this person watches, if they do."""
+        return self._watching
+
+    @watching.setter
+    def watching(self, watching: Watching | None) -> None:
+        before = self.watched
+        self._watching = watching
+        self.room.placed(self, before, self.watched)
+
+    @property
     def table(self) -> ServedTable | None:
-        return self.seated.table if self.seated else None
+        return self._seated.table if self._seated else None
 
     @property
     def watched(self) -> ServedTable | None:
         """The table this person watches, if any."""
-        return self.watching.table if self.watching else None
+        return self._watching.table if self._watching else None
 
     @property
     def idle(self) -> float:
