@@ -100,3 +100,55 @@ def test_what_the_server_holds_is_frozen_and_collected_once_enough_have_gone() -
         gc.callbacks.remove(seen)
         gc.unfreeze()
     assert frozen > 0 and quiet == 0 and full and after == 0
+
+
+def test_a_crowd_arriving_is_not_collected_whole_but_what_tables_leave_is() -> None:
+    """The frozen objects doubling as connections arrive is their own: no whole
+    collection (it would stand the room still and find nothing). Doubling while the
+    connections stay as many (what finished games left) is collected whole."""
+    import asyncio
+    import gc
+
+    from cribcli.ui.serve.capacity import collect_rarely
+
+    full: list[int] = []
+    here = [10]
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info["generation"] == 2:
+            full.append(1)
+
+    async def grow(held: list[object]) -> None:
+        """As many objects again as are frozen now, kept, and frozen in a few turns."""
+        held.extend([[n] for n in range(gc.get_freeze_count() + 1000)])
+        for _ in range(10):
+            await asyncio.sleep(0.005)
+
+    async def main() -> tuple[int, int]:
+        held: list[object] = []
+        collecting = asyncio.create_task(
+            collect_rarely(lambda: 0, lambda: here[0], freeze_every=0.001)
+        )
+        await asyncio.sleep(0)
+        gc.disable()  # (no collection but the ones asked for)
+        try:
+            here[0] = 40  # a crowd arrives, and what it holds more than doubles
+            await grow(held)
+            arriving = len(full)
+            await grow(held)  # the same crowd, and twice the objects: leftovers
+            while len(full) == arriving:
+                await asyncio.sleep(0.001)
+        finally:
+            gc.enable()
+        collecting.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await collecting
+        return arriving, len(full)
+
+    gc.callbacks.append(seen)
+    try:
+        arriving, after = asyncio.run(main())
+    finally:
+        gc.callbacks.remove(seen)
+        gc.unfreeze()
+    assert arriving == 0 and after > 0
