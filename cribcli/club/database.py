@@ -21,6 +21,7 @@ import contextlib
 import hashlib
 import json
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,6 +110,10 @@ opened. A store of version 0 is new, or was made before the version was kept (it
 are version 1's, which are made only where missing)."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
+ASK_AFTER = 5.0
+"""Seconds unused after which a connection to a database server is asked whether it
+still reaches it, before it is used (and made again if not)."""
+
 LISTENER = "pid || ':' || backend_start"
 """A connection to PostgreSQL as ``pg_stat_activity`` names it: its process and when it
 began (a process number alone may be given again to another)."""
@@ -174,6 +179,8 @@ class Club:
         self.home = home if self.engine.shared else None
         self.lock = threading.Lock()
         self.db: Connection = self._open()
+        self.used = time.monotonic()
+        """When the connection last served (see :data:`ASK_AFTER`)."""
 
     @property
     def shared(self) -> bool:
@@ -228,11 +235,13 @@ class Club:
         raised as a StoreError saying so, in one line."""
         with self.lock:
             try:
-                if self.engine.broken(self.db):
+                quiet = time.monotonic() - self.used > ASK_AFTER
+                if self.engine.broken(self.db) or (quiet and not self.engine.alive(self.db)):
                     self.db = self._open()
                 else:
                     self.engine.tidy(self.db)
                 yield
+                self.used = time.monotonic()
             except self.engine.errors as error:
                 said = " ".join(str(error).split())[:200]
                 raise StoreError(f"the club's store {self.name}: {said}") from None

@@ -79,6 +79,11 @@ class Engine(Protocol):
         """A transaction left open (its end failed) rolled back, before the next use."""
         ...
 
+    def alive(self, db: Connection) -> bool:
+        """Whether the connection still reaches its database (asked after a while unused:
+        a server restarted meanwhile is found before a write fails on it)."""
+        ...
+
 
 def engine_for(where: str | Path) -> Engine:
     """The engine for a store's address: ``postgresql://...``, else a SQLite file's path."""
@@ -142,6 +147,9 @@ class SQLite:
     def tidy(self, db: Connection) -> None:
         if getattr(db, "in_transaction", False):
             db.execute("ROLLBACK")
+
+    def alive(self, db: Connection) -> bool:
+        return True  # (a file)
 
 
 class Postgres:
@@ -214,3 +222,10 @@ class Postgres:
 
         if db.info.transaction_status != TransactionStatus.IDLE:  # type: ignore[attr-defined]
             db.execute("ROLLBACK")
+
+    def alive(self, db: Connection) -> bool:
+        try:
+            db.execute("SELECT 1").fetchone()
+        except self.psycopg.OperationalError:
+            return False
+        return True
