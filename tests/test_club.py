@@ -131,6 +131,24 @@ time.sleep(60)
 """
 
 
+def killed_after(where: str, logs: Path, progress: Path, stop_after: int) -> None:
+    """A process rating the games in ``logs`` into the store at ``where`` (:data:`KILLED`),
+    killed (SIGKILL) once it has rated ``stop_after`` of them: perhaps in the middle of
+    the next game's write."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", KILLED, where, str(logs), str(progress)],
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])},
+    )
+    deadline = time.monotonic() + 120  # a ceiling: only a hang meets it
+    while time.monotonic() < deadline:
+        done = progress.read_text() if progress.exists() else ""
+        if done and int(done.removeprefix("game-").removesuffix(".toml")) >= stop_after:
+            break
+        time.sleep(0.01)
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait(60)
+
+
 @pytest.mark.slow
 def test_a_server_killed_at_any_moment_loses_nothing(tmp_path: Path) -> None:
     """A process rating games one after another is killed (SIGKILL) at several moments;
@@ -143,18 +161,7 @@ def test_a_server_killed_at_any_moment_loses_nothing(tmp_path: Path) -> None:
     for stop_after in (1, 7, 19):
         db = tmp_path / f"club-{stop_after}.db"
         progress = tmp_path / f"progress-{stop_after}"
-        child = subprocess.Popen(
-            [sys.executable, "-c", KILLED, str(db), str(logs), str(progress)],
-            env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])},
-        )
-        deadline = time.monotonic() + 120  # a ceiling: only a hang meets it
-        while time.monotonic() < deadline:
-            done = progress.read_text() if progress.exists() else ""
-            if done and int(done.removeprefix("game-").removesuffix(".toml")) >= stop_after:
-                break
-            time.sleep(0.01)
-        os.kill(child.pid, signal.SIGKILL)  # perhaps in the middle of the next game's write
-        child.wait(60)
+        killed_after(str(db), logs, progress, stop_after)
         raw = sqlite3.connect(db)
         assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         games = raw.execute("SELECT COUNT(*) FROM games").fetchone()[0]

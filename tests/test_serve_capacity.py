@@ -3,9 +3,11 @@ in them and in half the memory available (``--max-connections``' default)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import pytest
 
@@ -17,6 +19,35 @@ from cribcli.ui.serve.capacity import (
     MEMORY_SHARE,
     fitting,
 )
+
+
+@contextlib.contextmanager
+def whole_collections() -> Iterator[list[int]]:
+    """The collections of the oldest generation this thread makes within, counted (one
+    item each; another thread's, such as a cluster's client left by an earlier test, are
+    not the server's); nothing is left frozen after."""
+    import gc
+    import threading
+
+    full: list[int] = []
+    mine = threading.get_ident()
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info["generation"] == 2 and threading.get_ident() == mine:
+            full.append(1)
+
+    gc.callbacks.append(seen)
+    try:
+        yield full
+    finally:
+        gc.callbacks.remove(seen)
+        gc.unfreeze()
+
+
+async def stopped(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 def test_the_connections_are_what_the_files_hold_past_the_servers_own() -> None:
@@ -55,24 +86,18 @@ def test_a_low_open_file_limit_is_raised_to_what_the_system_allows() -> None:
 def test_what_the_server_holds_is_frozen_and_collected_once_enough_have_gone() -> None:
     """Frozen out of the collector's walks; collected whole only once enough connections
     have closed since the last time; nothing stays frozen once the server stops."""
-    import asyncio
     import gc
 
     from cribcli.ui.serve.capacity import GONE_AT_LEAST, GONE_SHARE, collect_rarely
 
-    full: list[int] = []
     closed = [0]
     here = 4 * GONE_AT_LEAST
-
-    def seen(phase: str, info: dict[str, int]) -> None:
-        if phase == "stop" and info["generation"] == 2:
-            full.append(1)
 
     async def ticks(count: int) -> None:
         for _ in range(count):
             await asyncio.sleep(0.01)
 
-    async def main() -> tuple[int, int, int]:
+    async def main(full: list[int]) -> tuple[int, int, int]:
         collecting = asyncio.create_task(
             collect_rarely(lambda: closed[0], lambda: here, freeze_every=0.001)
         )
@@ -88,17 +113,11 @@ def test_what_the_server_holds_is_frozen_and_collected_once_enough_have_gone() -
                 await asyncio.sleep(0.001)
         finally:
             gc.enable()
-        collecting.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await collecting
+        await stopped(collecting)
         return frozen, quiet, gc.get_freeze_count()
 
-    gc.callbacks.append(seen)
-    try:
-        frozen, quiet, after = asyncio.run(main())
-    finally:
-        gc.callbacks.remove(seen)
-        gc.unfreeze()
+    with whole_collections() as full:
+        frozen, quiet, after = asyncio.run(main(full))
     assert frozen > 0 and quiet == 0 and full and after == 0
 
 
@@ -106,17 +125,11 @@ def test_a_crowd_arriving_is_not_collected_whole_but_what_tables_leave_is() -> N
     """The frozen objects doubling as connections arrive is their own: no whole
     collection (it would stand the room still and find nothing). Doubling while the
     connections stay as many (what finished games left) is collected whole."""
-    import asyncio
     import gc
 
     from cribcli.ui.serve.capacity import collect_rarely
 
-    full: list[int] = []
     here = [10]
-
-    def seen(phase: str, info: dict[str, int]) -> None:
-        if phase == "stop" and info["generation"] == 2:
-            full.append(1)
 
     async def grow(held: list[object]) -> None:
         """As many objects again as are frozen now, kept, and frozen in a few turns."""
@@ -124,7 +137,7 @@ def test_a_crowd_arriving_is_not_collected_whole_but_what_tables_leave_is() -> N
         for _ in range(10):
             await asyncio.sleep(0.005)
 
-    async def main() -> tuple[int, int]:
+    async def main(full: list[int]) -> tuple[int, int]:
         held: list[object] = []
         collecting = asyncio.create_task(
             collect_rarely(lambda: 0, lambda: here[0], freeze_every=0.001)
@@ -140,15 +153,9 @@ def test_a_crowd_arriving_is_not_collected_whole_but_what_tables_leave_is() -> N
                 await asyncio.sleep(0.001)
         finally:
             gc.enable()
-        collecting.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await collecting
+        await stopped(collecting)
         return arriving, len(full)
 
-    gc.callbacks.append(seen)
-    try:
-        arriving, after = asyncio.run(main())
-    finally:
-        gc.callbacks.remove(seen)
-        gc.unfreeze()
+    with whole_collections() as full:
+        arriving, after = asyncio.run(main(full))
     assert arriving == 0 and after > 0
