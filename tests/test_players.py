@@ -22,8 +22,15 @@ from cribcli.players.pegging import (
     laid_on,
     next_points,
     outcome,
+    pack,
+    pack_pile,
+    packed_points,
+    packed_tail,
+    packed_without,
     pile_points,
     points,
+    unpack,
+    unpack_pile,
     value,
     without,
 )
@@ -43,6 +50,7 @@ from cribcli.rules.engine import (
     view,
 )
 from cribcli.rules.events import GameOver, Pegged, Played, Shown
+from cribcli.rules.scoring import PegKind, peg_points
 from tests.conftest import compiled
 
 
@@ -333,6 +341,41 @@ def test_what_each_rank_laid_next_scores_is_worked_out_together(pile: list[int])
     for rank in range(1, 14):
         if pile.count(rank) < 4:
             assert made[rank] == pile_points((*pile, rank))
+
+
+PILES = st.lists(st.integers(1, 13), min_size=1, max_size=12).filter(
+    lambda p: max(Counter(p).values()) <= 4 and sum(min(r, 10) for r in p) <= 31
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(PILES, st.lists(st.integers(1, 13), max_size=4))
+def test_packed_piles_score_as_the_rules_do(pile: list[int], more: list[int]) -> None:
+    """The searches' packed piles (a rank four bits, the last laid lowest) score the last
+    card as the rules engine scores it with real cards (its pairs and runs: fifteen and 31
+    are the count's); their scoring end scores every card laid after it as the whole pile
+    would; a packed hand gives back its cards in order, less one card."""
+    suits = {rank: iter("CDHS") for rank in range(1, 14)}
+    cards = [Card.parse(f"{'A23456789TJQK'[rank - 1]}{next(suits[rank])}") for rank in pile]
+    by_rules = sum(
+        item.points
+        for item in peg_points(cards)
+        if item.kind not in (PegKind.FIFTEEN, PegKind.THIRTY_ONE)
+    )
+    packed = pack_pile(tuple(pile))
+    assert unpack_pile(packed) == tuple(pile)
+    assert packed_points(packed) == by_rules == pile_points(tuple(pile))
+    whole, tail = packed, packed_tail(packed)
+    assert unpack_pile(tail) == tuple(pile)[-len(unpack_pile(tail)) :]
+    for rank in more:
+        if (list(pile) + list(more)).count(rank) <= 4:
+            whole, tail = whole << 4 | rank, tail << 4 | rank
+            assert packed_points(tail) == packed_points(whole)
+            tail = packed_tail(tail)
+    hand = tuple(pile[:4])
+    assert unpack(pack(hand)) == hand
+    for rank in set(hand):
+        assert unpack(packed_without(pack(hand), rank)) == without(hand, rank)
 
 
 @pytest.mark.parametrize(

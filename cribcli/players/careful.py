@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import permutations
 from math import comb
+from typing import Final
 
 from cribcli.players import odds
 from cribcli.players.base import Objective
@@ -21,10 +21,14 @@ from cribcli.players.pegging import (
     VALUES,
     laid_on,
     last_point,
-    laying,
-    next_points,
-    pile_points,
+    pack,
+    pack_pile,
+    packed_next,
+    packed_points,
+    packed_tail,
+    packed_without,
     points,
+    unpack,
     value,
     without,
 )
@@ -51,20 +55,96 @@ def unseen_after(seen: Ranks) -> Unseen:
     return tuple(left)
 
 
-# Room for a decision's choices: the search to win near the end meets again those the
-# search for points met, hand by hand. (A decision makes at most some 7,000; the choices
-# of a deal before are seldom met again, its unseen cards being others: 1 << 12 misses
-# 2.5% more than 1 << 14 did, about 0.5% of a match's time, and keeps a match process
-# within 60 MB.)
-@lru_cache(maxsize=1 << 12)
+# The searches keep what a player has not seen as one integer too: four bits a rank, ace
+# lowest, each the count plus :data:`_BIAS` (a count below 0 never comes of a real deal,
+# but the arithmetic holds for it all the same).
+_BIAS: Final = 8
+_ALL_BIASED: Final = sum(_BIAS << (4 * index) for index in range(13))
+
+
+def _pack_unseen(unseen: Unseen) -> int:
+    """:data:`Unseen` counts as one integer."""
+    packed = _ALL_BIASED
+    for index, number in enumerate(unseen):
+        if not -_BIAS <= number < 16 - _BIAS:
+            raise ValueError(f"{number} cards of a rank unseen")
+        packed += number << (4 * index)
+    return packed
+
+
+def _pool(unseen: int) -> int:
+    """How many cards a packed :data:`Unseen` counts."""
+    pool = 0
+    while unseen:
+        pool += (unseen & 15) - _BIAS
+        unseen >>= 4
+    return pool
+
+
+def _size(hand: int) -> int:
+    """How many cards a packed hand holds."""
+    size = 0
+    while hand:
+        size += 1
+        hand >>= 4
+    return size
+
+
+def _lowest(hand: int) -> int:
+    """The lowest rank of a packed hand (not empty)."""
+    lowest = 13
+    while hand:
+        lowest = min(lowest, hand & 15)
+        hand >>= 4
+    return lowest
+
+
+def _fitting(hand: int, room: int) -> int:
+    """The ranks of a packed hand whose value is at most ``room``, as bits (bit ``rank``)."""
+    ranks = 0
+    while hand:
+        rank = hand & 15
+        if VALUES[rank] <= room:
+            ranks |= 1 << rank
+        hand >>= 4
+    return ranks
+
+
+def _ranks_of(bits: int) -> frozenset[int]:
+    """The ranks whose bits are set."""
+    return frozenset(rank for rank in range(1, 14) if bits >> rank & 1)
+
+
+_choices: dict[int, int] = {}
+"""The careful player's choices met (a decision's searches meet the same again and
+again), by position packed as one number; started afresh when it holds
+:data:`_CHOICES_LIMIT`."""
+_CHOICES_LIMIT: Final = 1 << 14
+
+
 def choose(hand: Ranks, pile: Ranks, count: int, unseen: Unseen, reply: int, out: bool) -> int:
     """The rank a careful player lays from ``hand`` (some card of it must fit): one of
     :func:`chosen`, the first in ``hand``."""
+    return _choose(pack(hand), pack_pile(pile), count, _pack_unseen(unseen), reply, out)
+
+
+def _choose(hand: int, pile: int, count: int, unseen: int, reply: int, out: bool) -> int:
+    """:func:`choose`, of packed cards."""
+    key = ((pile << 52 | unseen) << 24 | hand) << 9 | count << 4 | reply << 1 | out
+    rank = _choices.get(key, 0)
+    if rank:
+        return rank
     best = _chosen(hand, pile, count, unseen, reply, out)
-    for rank in hand:
-        if rank in best:
+    cards = hand
+    while cards:
+        rank = cards & 15
+        if best >> rank & 1:
+            if len(_choices) >= _CHOICES_LIMIT:
+                _choices.clear()
+            _choices[key] = rank
             return rank
-    raise ValueError(f"no card of {hand} fits on {count}")
+        cards >>= 4
+    raise ValueError(f"no card of {unpack(hand)} fits on {count}")
 
 
 def chosen(
@@ -74,23 +154,28 @@ def chosen(
     fit), equal best: those that score most when the others are ``out`` of this count;
     else those with the best points less the expected answer from a player holding
     ``reply`` cards, plus leading sense. ``unseen``: the cards it has not seen."""
-    return frozenset(_chosen(hand, pile, count, unseen, reply, out))
+    packed = _chosen(pack(hand), pack_pile(pile), count, _pack_unseen(unseen), reply, out)
+    return _ranks_of(packed)
 
 
-def _chosen(
-    hand: Ranks, pile: Ranks, count: int, unseen: Unseen, reply: int, out: bool
-) -> set[int] | frozenset[int]:
-    """:func:`chosen`, from ``hand`` in any order."""
-    room = COUNT_LIMIT - count
-    options = {rank for rank in hand if VALUES[rank] <= room}
-    if len(options) == 1:
+def _chosen(hand: int, pile: int, count: int, unseen: int, reply: int, out: bool) -> int:
+    """:func:`chosen`, of packed cards, as bits (bit ``rank``)."""
+    options = _fitting(hand, COUNT_LIMIT - count)
+    if options & (options - 1) == 0:  # one rank (or none)
         return options
     if pile and out:
-        return run_out(tuple(sorted(hand)), pile, count)
-    pool = sum(unseen)  # the same for every option: counted once
-    weights = {rank: _weigh(rank, pile, count, unseen, reply, pool) for rank in options}
-    best = max(weights.values())
-    return {rank for rank, weight in weights.items() if weight == best}
+        return _run_out(hand, pile, count)
+    pool = _pool(unseen)  # the same for every option: counted once
+    best = 0.0
+    ranks = 0
+    for rank in range(1, 14):
+        if options >> rank & 1:
+            weight = _weigh(rank, pile, count, unseen, reply, pool)
+            if not ranks or weight > best:
+                best, ranks = weight, 1 << rank
+            elif weight == best:
+                ranks |= 1 << rank
+    return ranks
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,15 +232,16 @@ def laid_carefully(plays: tuple[tuple[bool, int], ...], held: Ranks, unseen: Uns
 
 def weigh(rank: int, pile: Ranks, count: int, unseen: Unseen, reply: int) -> float:
     """Points now, less the points an answer would likely take, plus leading sense."""
-    return _weigh(rank, pile, count, unseen, reply, sum(unseen))
+    packed = _pack_unseen(unseen)
+    return _weigh(rank, pack_pile(pile), count, packed, reply, _pool(packed))
 
 
-def _weigh(rank: int, pile: Ranks, count: int, unseen: Unseen, reply: int, pool: int) -> float:
-    """:func:`weigh`, the cards unseen counted (``pool``)."""
-    laid = pile + (rank,)
+def _weigh(rank: int, pile: int, count: int, unseen: int, reply: int, pool: int) -> float:
+    """:func:`weigh`, of packed cards, the cards unseen counted (``pool``)."""
+    laid = pile << 4 | rank
     worth = VALUES[rank]
     total = count + worth
-    score = float(pile_points(laid) + (2 if total == 15 or total == COUNT_LIMIT else 0))
+    score = float(packed_points(laid) + (2 if total == 15 or total == COUNT_LIMIT else 0))
     if total < COUNT_LIMIT and reply:
         score -= _expected(laid, total, unseen, reply, pool)
     if not pile:
@@ -174,15 +260,18 @@ def _weigh(rank: int, pile: Ranks, count: int, unseen: Unseen, reply: int, pool:
 def expected_reply(pile: Ranks, count: int, unseen: Unseen, held: int) -> float:
     """The points the other side's best answer is worth on average, roughly: each rank's
     points times the chance they hold one of it (a card of each rank among ``held``)."""
-    return _expected(pile, count, unseen, held, sum(unseen))
+    packed = _pack_unseen(unseen)
+    return _expected(pack_pile(pile), count, packed, held, _pool(packed))
 
 
-def _expected(pile: Ranks, count: int, unseen: Unseen, held: int, pool: int) -> float:
-    """:func:`expected_reply`, the cards unseen counted (``pool``)."""
+def _expected(pile: int, count: int, unseen: int, held: int, pool: int) -> float:
+    """:func:`expected_reply`, of packed cards, the cards unseen counted (``pool``)."""
     chances = _chances(pool, held)
     total = 0.0
-    for index, gained in _scoring_replies(pile, count):
-        number = unseen[index]
+    replies = _scoring_replies(pile, count)
+    for at in range(0, len(replies), 2):
+        index, gained = replies[at], replies[at + 1]
+        number = ((unseen >> (4 * index)) & 15) - _BIAS
         if number:
             if 0 < number < len(chances):
                 total += gained * chances[number]
@@ -191,19 +280,36 @@ def _expected(pile: Ranks, count: int, unseen: Unseen, held: int, pool: int) -> 
     return total * 0.6
 
 
-# (1 << 12: the pile ends and counts met most; a match misses a few more a deal.)
-@lru_cache(maxsize=1 << 12)
-def _scoring_replies(pile: Ranks, count: int) -> tuple[tuple[int, int], ...]:
-    """The ranks (as indexes, ace 0) that would score laid now, with what each scores."""
-    made = next_points(pile)
+_replies: dict[int, list[int]] = {}
+""":func:`_scoring_replies` met, by pile and count (the pile ends and counts met most; a
+match meets a few more a deal); started afresh when it holds :data:`_REPLIES_LIMIT`."""
+_REPLIES_LIMIT: Final = 1 << 12
+
+
+def _scoring_replies(pile: int, count: int) -> list[int]:
+    """The ranks (as indexes, ace 0) that would score laid now on a packed pile, each
+    followed by what it scores."""
+    key = pile << 5 | count
+    found = _replies.get(key)
+    if found is not None:
+        return found
+    made = packed_next(pile)
+    laid = [0] * 14
+    rest = pile
+    while rest:
+        laid[rest & 15] += 1
+        rest >>= 4
     replies = []
     for rank in range(1, 14):
         total = count + VALUES[rank]
-        if total <= COUNT_LIMIT and pile.count(rank) < 4:  # no fifth card of a rank
+        if total <= COUNT_LIMIT and laid[rank] < 4:  # no fifth card of a rank
             gained = made[rank] + (2 if total == 15 or total == COUNT_LIMIT else 0)
             if gained:
-                replies.append((rank - 1, gained))
-    return tuple(replies)
+                replies += [rank - 1, gained]
+    if len(_replies) >= _REPLIES_LIMIT:
+        _replies.clear()
+    _replies[key] = replies
+    return replies
 
 
 @lru_cache(maxsize=1024)
@@ -222,29 +328,51 @@ def _chances(pool: int, held: int) -> tuple[float, ...]:
 def run_out(hand: Ranks, pile: Ranks, count: int) -> frozenset[int]:
     """The others are out of this count: the first ranks of the orders that score most
     (and lay most, among those)."""
-    runs = run_outs(hand, pile, count)
-    best = max(runs.values())
-    return frozenset(first for first, run in runs.items() if run == best)
+    return _ranks_of(_run_out(pack(hand), pack_pile(pile), count))
 
 
 def run_outs(hand: Ranks, pile: Ranks, count: int) -> dict[int, tuple[int, int]]:
     """The others are out of this count: for each rank that fits, the most its best order
     laid first scores (and lays, among those), as (points, cards)."""
-    best: dict[int, tuple[int, int]] = {}
-    for order in permutations(hand):
-        laid_pile = pile
-        total = count
-        gained = laid = 0
-        for rank in order:
-            if total + value(rank) > COUNT_LIMIT:
-                break
-            laid_pile += (rank,)
-            total += value(rank)
-            gained += points(laid_pile, total)
-            laid += 1
-        if laid and (gained, laid) > best.get(order[0], (-1, 0)):
-            best[order[0]] = (gained, laid)
-    return best
+    packed, laid = pack(hand), pack_pile(pile)
+    return {
+        rank: _laid_first(rank, packed, laid, count)
+        for rank in sorted(_ranks_of(_fitting(packed, COUNT_LIMIT - count)))
+    }
+
+
+def _run_out(hand: int, pile: int, count: int) -> int:
+    """:func:`run_out`, of packed cards, as bits (bit ``rank``)."""
+    firsts = _fitting(hand, COUNT_LIMIT - count)
+    best_points = best_cards = -1
+    ranks = 0
+    for rank in range(1, 14):
+        if firsts >> rank & 1:
+            gained, laid = _laid_first(rank, hand, pile, count)
+            if gained > best_points or (gained == best_points and laid > best_cards):
+                best_points, best_cards, ranks = gained, laid, 1 << rank
+            elif gained == best_points and laid == best_cards:
+                ranks |= 1 << rank
+    return ranks
+
+
+def _laid_first(rank: int, hand: int, pile: int, count: int) -> tuple[int, int]:
+    """The others out of this count, ``rank`` laid first from a packed hand, then the
+    best order of the rest: what it scores and how many cards it lays. (An order stops at
+    a card that does not fit; the best order never stops while a card still fits, since
+    a card more lays more and scores no less.)"""
+    pile = pile << 4 | rank
+    count += VALUES[rank]
+    gained = packed_points(pile) + (2 if count == 15 or count == COUNT_LIMIT else 0)
+    hand = packed_without(hand, rank)
+    most_points, most_cards = 0, 0
+    nexts = _fitting(hand, COUNT_LIMIT - count)
+    for after in range(1, 14):
+        if nexts >> after & 1:
+            more, cards = _laid_first(after, hand, pile, count)
+            if more > most_points or (more == most_points and cards > most_cards):
+                most_points, most_cards = more, cards
+    return gained + most_points, 1 + most_cards
 
 
 def play_out(pone: Ranks, dealer: Ranks) -> int:
@@ -300,7 +428,10 @@ def against(
     choosing by :func:`choose` from ``theirs`` and what it has not seen (``unseen``, my
     cards among them): my points less theirs (a whole number). ``they_out``: they said go
     in this count."""
-    return _lay(rank, mine, theirs, pile, count, False, they_out, True, unseen, None)
+    return _lay(
+        rank, pack(mine), pack(theirs), pack_pile(pile), count, False, they_out, True,
+        _pack_unseen(unseen), None,
+    )  # fmt: skip
 
 
 def win_against(
@@ -321,24 +452,28 @@ def win_against(
     once; after the play the shows decide, the pone's first
     (:func:`cribcli.players.odds.after_play`)."""
     race = (*needs, shows, objective)
-    return _lay(rank, mine, theirs, pile, count, False, they_out, True, unseen, race)
+    return _lay(
+        rank, pack(mine), pack(theirs), pack_pile(pile), count, False, they_out, True,
+        _pack_unseen(unseen), race,
+    )  # fmt: skip
 
 
 # One search serves both: with ``race`` None it adds up my points less theirs; with a
 # race it takes each side's points off what that side needs, stops when one is home, and
-# is my chance of winning.
+# is my chance of winning. The cards are packed (:mod:`cribcli.players.pegging`), and the
+# pile is its scoring end.
 
 
 def _rest(
-    mine: Ranks,
-    theirs: Ranks,
-    pile: Ranks,
+    mine: int,
+    theirs: int,
+    pile: int,
     count: int,
     my_go: bool,
     their_go: bool,
     mine_last: bool,
     my_turn: bool,
-    unseen: Unseen,
+    unseen: int,
     race: Race | None,
 ) -> float:
     """The rest of the play from a turn: my cards, theirs, the pile's scoring end, the
@@ -351,20 +486,24 @@ def _rest(
     room = COUNT_LIMIT - count
     if my_turn:
         if not my_go:
-            options = {r for r in mine if VALUES[r] <= room}
+            options = _fitting(mine, room)
             if options:
-                return max(
-                    [_lay(r, mine, theirs, pile, count, my_go, their_go, True, unseen, race)
-                     for r in options]
-                )  # fmt: skip
+                best = 0.0
+                for rank in range(1, 14):
+                    if options >> rank & 1:
+                        laid = _lay(rank, mine, theirs, pile, count, my_go, their_go, True,
+                                    unseen, race)  # fmt: skip
+                        if laid > best or options & ((1 << rank) - 1) == 0:  # the first
+                            best = laid
+                return best
         other, other_gone = theirs, their_go
     else:
-        if not their_go and theirs and VALUES[min(theirs)] <= room:
-            reply = 0 if my_go else len(mine)
-            rank = choose(theirs, pile, count, unseen, reply, my_go or not mine)
+        if not their_go and theirs and VALUES[_lowest(theirs)] <= room:
+            reply = 0 if my_go else _size(mine)
+            rank = _choose(theirs, pile, count, unseen, reply, my_go or not mine)
             return _lay(rank, mine, theirs, pile, count, my_go, their_go, False, unseen, race)
         other, other_gone = mine, my_go
-    if not other_gone and other and VALUES[min(other)] <= room:
+    if not other_gone and other and VALUES[_lowest(other)] <= room:
         # a go (or no cards): the other plays on
         if my_turn:
             my_go = True
@@ -385,26 +524,27 @@ def _rest(
 
 def _lay(
     rank: int,
-    mine: Ranks,
-    theirs: Ranks,
-    pile: Ranks,
+    mine: int,
+    theirs: int,
+    pile: int,
     count: int,
     my_go: bool,
     their_go: bool,
     by_me: bool,
-    unseen: Unseen,
+    unseen: int,
     race: Race | None,
 ) -> float:
     """A card of ``rank`` laid, by me if ``by_me``, then the rest of the play."""
-    gained, tail = laying(pile, rank)
+    laid = pile << 4 | rank
+    gained = packed_points(laid)
     total = count + VALUES[rank]
     if total == 15 or total == COUNT_LIMIT:
         gained += 2
     if by_me:
-        mine = without(mine, rank)
-        unseen = _seen(unseen, rank)
+        mine = packed_without(mine, rank)
+        unseen -= 1 << (4 * (rank - 1))  # they see it
     else:
-        theirs = without(theirs, rank)
+        theirs = packed_without(theirs, rank)
         gained = -gained
     if race is not None:
         race = _pegged(gained, race)
@@ -416,29 +556,47 @@ def _lay(
         # other has no cards left)
         rest = _fresh(mine, theirs, not by_me, unseen, race)
     else:
+        tail = packed_tail(laid)
         rest = _rest(mine, theirs, tail, total, my_go, their_go, by_me, not by_me, unseen, race)
     return rest if race is not None else gained + rest
 
 
-def _seen(unseen: Unseen, rank: int) -> Unseen:
-    """What the other has not seen, once I lay a card of ``rank``."""
-    return unseen[: rank - 1] + (unseen[rank - 1] - 1,) + unseen[rank:]
+_counts: dict[int, float] = {}
+_race_counts: dict[tuple[int, Race], float] = {}
+"""New counts met, by the cards packed as one number (and the race): a new count is met
+again by another order of the cards before it, and the rest of the play from it is the
+most to search. Each is started afresh when it holds :data:`_COUNTS_LIMIT`."""
+_COUNTS_LIMIT: Final = 1 << 12
 
 
-# Room for both searches' new counts (each had 1 << 13 when they were two). A new count
-# is met again within a decision, near where it was first met: 1 << 11 misses no more
-# than 1 << 14 did (24 more in ten games of hard v normal, of 150,000), in an eighth of
-# the memory.
-@lru_cache(maxsize=1 << 11)
-def _fresh(mine: Ranks, theirs: Ranks, i_lead: bool, unseen: Unseen, race: Race | None) -> float:
+def _fresh(mine: int, theirs: int, i_lead: bool, unseen: int, race: Race | None) -> float:
     """A new count, led by me if ``i_lead`` (or by them if I have no cards), else by them
-    (or by me if they have none). Cached: a new count is met again by another order of
-    the cards before it, and the rest of the play from it is the most to search."""
+    (or by me if they have none)."""
+    key = (unseen << 16 | theirs) << 17 | mine << 1 | i_lead
+    if race is None:
+        known = _counts.get(key)
+        if known is None:
+            known = _fresh_count(mine, theirs, i_lead, unseen, None)
+            if len(_counts) >= _COUNTS_LIMIT:
+                _counts.clear()
+            _counts[key] = known
+        return known
+    raced = _race_counts.get((key, race))
+    if raced is None:
+        raced = _fresh_count(mine, theirs, i_lead, unseen, race)
+        if len(_race_counts) >= _COUNTS_LIMIT:
+            _race_counts.clear()
+        _race_counts[key, race] = raced
+    return raced
+
+
+def _fresh_count(mine: int, theirs: int, i_lead: bool, unseen: int, race: Race | None) -> float:
+    """:func:`_fresh`, worked out."""
     if not mine and not theirs:
         return _ended(0, race)
     if not (mine if i_lead else theirs):
         i_lead = not i_lead
-    return _rest(mine, theirs, (), 0, False, False, False, i_lead, unseen, race)
+    return _rest(mine, theirs, 0, 0, False, False, False, i_lead, unseen, race)
 
 
 def _pegged(points: int, race: Race) -> Race:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from cribcli.rules.scoring import COUNT_LIMIT
 
@@ -16,9 +16,12 @@ def value(rank: int) -> int:
     return rank if rank < 10 else 10
 
 
-VALUES = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+VALUES: Final = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 """Each rank's value for the count, by rank: :func:`value` looked up, for the searches,
 which ask it most."""
+
+_SAME: Final = (0, 0, 2, 6, 12)
+"""Pairs: what the last of 1 to 4 cards of a rank in a row scores."""
 
 
 def points(pile: tuple[int, ...], count: int) -> int:
@@ -26,7 +29,7 @@ def points(pile: tuple[int, ...], count: int) -> int:
     return (2 if count in (15, COUNT_LIMIT) else 0) + pile_points(pile)
 
 
-def last_point(pile: tuple[int, ...], count: int) -> int:
+def last_point(pile: tuple[int, ...] | int, count: int) -> int:
     """The point for the last card of a count (a go, or the end of the play): 1, unless
     nothing was laid or the count is 31 (which scored 2 as it was laid)."""
     return 1 if pile and count != COUNT_LIMIT else 0
@@ -34,53 +37,15 @@ def last_point(pile: tuple[int, ...], count: int) -> int:
 
 @lru_cache(maxsize=1 << 12)
 def pile_points(pile: tuple[int, ...]) -> int:
-    """What the last rank of ``pile`` scores by pairs and runs (the searches pass only
-    :func:`scoring_tail` ends, so few piles recur endlessly: a game's review meets some
-    thousands, all kept; a long match meets more, and the least used go)."""
-    last = pile[-1]
-    same = 1
-    while same < len(pile) and pile[-1 - same] == last:
-        same += 1
-    score = (0, 0, 2, 6, 12)[same]
-    for length in range(len(pile), 2, -1):
-        tail = sorted(pile[-length:])
-        if tail[-1] - tail[0] == length - 1 and len(set(tail)) == length:
-            return score + length
-    return score
+    """What the last rank of ``pile`` scores by pairs and runs."""
+    return packed_points(pack_pile(pile))
 
 
 def next_points(pile: tuple[int, ...]) -> list[int]:
     """What a card of each rank laid next on ``pile`` would score by pairs and runs,
     by rank (``[0]`` unused): :func:`pile_points` of each, at most four cards of a rank
-    laid, worked out together from one look back along the pile."""
-    found = [0] * 14
-    if not pile:
-        return found
-    last = pile[-1]
-    same = 1
-    while same < len(pile) and pile[-1 - same] == last:
-        same += 1
-    found[last] = (0, 0, 2, 6, 12)[min(same + 1, 4)]  # (no fifth card of a rank is laid)
-    # A run ends at the card laid when the cards before it, back to the run's start, are
-    # distinct and all but it of a stretch of ranks: the rank just beyond either end of
-    # a stretch they fill, or the one missing from a stretch they fill but for one.
-    seen: set[int] = set()
-    low = high = last
-    total = 0
-    for back, rank in enumerate(reversed(pile), start=1):
-        if rank in seen:
-            break  # a longer stretch back holds a pair: no run
-        seen.add(rank)
-        low, high, total = min(low, rank), max(high, rank), total + rank
-        if back < 2:
-            continue
-        if high - low == back - 1:
-            for beyond in (low - 1, high + 1):
-                if 1 <= beyond <= 13:
-                    found[beyond] = back + 1
-        elif high - low == back:
-            found[(low + high) * (back + 1) // 2 - total] = back + 1
-    return found
+    laid."""
+    return packed_next(pack_pile(pile))
 
 
 @lru_cache(maxsize=16_384)
@@ -89,31 +54,132 @@ def scoring_tail(pile: tuple[int, ...]) -> tuple[int, ...]:
     trailing pair (or more) whole, else the longest end of distinct ranks that could
     still be part of a run. Positions that differ only before it play alike, so the
     search meets them once."""
+    return unpack_pile(packed_tail(pack_pile(pile)))
+
+
+# --- packed cards -------------------------------------------------------------------
+# The searches keep cards as one integer, not a tuple: a rank (1 to 13) is four bits, so
+# a hand is its ranks from the lowest four bits up, in the hand's order, and a pile its
+# ranks from the last laid up (a card laid is ``pile << 4 | rank``); 0 is no cards.
+# Compiled, these are machine integers, and the search of the play makes no objects.
+
+
+def pack(ranks: tuple[int, ...]) -> int:
+    """A hand as one integer: its first rank in the lowest four bits."""
+    packed = 0
+    for rank in reversed(ranks):
+        packed = packed << 4 | rank
+    return packed
+
+
+def unpack(packed: int) -> tuple[int, ...]:
+    """The ranks of a packed hand, in its order."""
+    ranks = []
+    while packed:
+        ranks.append(packed & 15)
+        packed >>= 4
+    return tuple(ranks)
+
+
+def pack_pile(pile: tuple[int, ...]) -> int:
+    """A pile as one integer: the last card laid in the lowest four bits."""
+    packed = 0
+    for rank in pile:
+        packed = packed << 4 | rank
+    return packed
+
+
+def unpack_pile(packed: int) -> tuple[int, ...]:
+    """The ranks of a packed pile, the first laid first."""
+    return unpack(packed)[::-1]
+
+
+def packed_without(hand: int, rank: int) -> int:
+    """A packed hand less its first card of ``rank`` (which it holds)."""
+    shift = 0
+    while (hand >> shift) & 15 != rank:
+        shift += 4
+    return (hand & ((1 << shift) - 1)) | (hand >> (shift + 4) << shift)
+
+
+def packed_points(pile: int) -> int:
+    """What the last card of a packed pile scores by pairs and runs: a pair 2, three of a
+    kind 6, four 12 (the same rank in a row at the end), and the longest run the last
+    cards make in any order, its length."""
+    last = pile & 15
     same = 1
-    while same < len(pile) and pile[-1 - same] == pile[-1]:
+    while (pile >> (4 * same)) & 15 == last:
         same += 1
-    if same > 1:
-        return pile[-same:]
-    start = len(pile) - 1
-    low = high = pile[-1]
-    while start > 0:
-        rank = pile[start - 1]
-        if rank in pile[start:] or max(high, rank) - min(low, rank) > 6:
-            break
+    seen = 0
+    low = high = last
+    length = run = 0
+    while pile:
+        rank = pile & 15
+        if seen >> rank & 1:
+            break  # a longer end holds a pair: no longer run
+        seen |= 1 << rank
         low, high = min(low, rank), max(high, rank)
-        start -= 1
-    return pile[start:]
+        length += 1
+        if length >= 3 and high - low == length - 1:
+            run = length
+        pile >>= 4
+    return _SAME[same] + run
 
 
-@lru_cache(maxsize=1 << 12)
-def laying(pile: tuple[int, ...], rank: int) -> tuple[int, tuple[int, ...]]:
-    """A card of ``rank`` laid on ``pile``: what it scores by pairs and runs
-    (:func:`pile_points`), and the pile's :func:`scoring_tail` after it; one look-up for
-    the searches, which lay cards on the same few pile ends again and again. (The scoring
-    end is worked out afresh: this look-up keeps it, and a second copy in
-    :func:`scoring_tail`'s cache would never be read.)"""
-    laid = pile + (rank,)
-    return pile_points(laid), scoring_tail.__wrapped__(laid)
+def packed_tail(pile: int) -> int:
+    """:func:`scoring_tail` of a packed pile (not empty)."""
+    last = pile & 15
+    kept = 1
+    if (pile >> 4) & 15 == last:
+        while (pile >> (4 * kept)) & 15 == last:
+            kept += 1
+    else:
+        seen = 1 << last
+        low = high = last
+        while True:
+            rank = (pile >> (4 * kept)) & 15
+            if not rank or seen >> rank & 1 or max(high, rank) - min(low, rank) > 6:
+                break
+            seen |= 1 << rank
+            low, high = min(low, rank), max(high, rank)
+            kept += 1
+    return pile & ((1 << (4 * kept)) - 1)
+
+
+def packed_next(pile: int) -> list[int]:
+    """:func:`next_points` of a packed pile."""
+    found = [0] * 14
+    if not pile:
+        return found
+    last = pile & 15
+    same = 1
+    while (pile >> (4 * same)) & 15 == last:
+        same += 1
+    found[last] = _SAME[min(same + 1, 4)]  # (no fifth card of a rank is laid)
+    # A run ends at the card laid when the cards before it, back to the run's start, are
+    # distinct and all but it of a stretch of ranks: the rank just beyond either end of
+    # a stretch they fill, or the one missing from a stretch they fill but for one.
+    seen = 0
+    low = high = last
+    total = back = 0
+    while pile:
+        rank = pile & 15
+        pile >>= 4
+        if seen >> rank & 1:
+            break  # a longer stretch back holds a pair: no run
+        seen |= 1 << rank
+        back += 1
+        low, high, total = min(low, rank), max(high, rank), total + rank
+        if back < 2:
+            continue
+        if high - low == back - 1:
+            if low > 1:
+                found[low - 1] = back + 1
+            if high < 13:
+                found[high + 1] = back + 1
+        elif high - low == back:
+            found[(low + high) * (back + 1) // 2 - total] = back + 1
+    return found
 
 
 @lru_cache(maxsize=256)
