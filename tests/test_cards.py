@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from cribcli.rules.cards import (
     Card,
-    SeededStream,
     Suit,
     check_distinct,
     deck,
@@ -20,6 +19,7 @@ from cribcli.rules.cards import (
     shuffled_deck,
 )
 from cribcli.rules.errors import CardError, HandError
+from cribcli.rules.stream import SeededStream
 
 FIVE_HEARTS = Card(5, Suit.HEARTS)
 

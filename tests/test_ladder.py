@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from cribcli.players import LEVELS_HELP, Level, computer
 from cribcli.players.ladder import SLIPS, SlippingPlayer, chances, lay_losses, pick
 from cribcli.players.normal import NormalPlayer
-from cribcli.rules.cards import Card, SeededStream, parse_cards
+from cribcli.rules.cards import Card, parse_cards
 from cribcli.rules.engine import Phase, Rules, State, new_game, view
 from cribcli.rules.errors import CribbageError
+from cribcli.rules.stream import SeededStream
 from cribcli.services.match import check_player
 
 

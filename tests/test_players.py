@@ -36,7 +36,7 @@ from cribcli.players.pegging import (
 )
 from cribcli.record.log import GameInfo, Seat
 from cribcli.record.session import next_action, run_game
-from cribcli.rules.cards import Card, SeededStream, deck, parse_cards
+from cribcli.rules.cards import Card, deck, parse_cards
 from cribcli.rules.engine import (
     Action,
     Discard,
@@ -51,6 +51,7 @@ from cribcli.rules.engine import (
 )
 from cribcli.rules.events import GameOver, Pegged, Played, Shown
 from cribcli.rules.scoring import PegKind, peg_points
+from cribcli.rules.stream import SeededStream
 from tests.conftest import compiled
 
 

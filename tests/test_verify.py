@@ -15,9 +15,9 @@ from cribcli.record.log import GameInfo, LogError, Seat, dumps
 from cribcli.record.reader import loads
 from cribcli.record.replay import verify
 from cribcli.record.session import run_game
-from cribcli.rules.cards import seed_digest
 from cribcli.rules.engine import Rules
 from cribcli.rules.errors import CribbageError
+from cribcli.rules.stream import seed_digest
 from tests.conftest import Run
 
 LOGS = Path(__file__).parent / "logs"

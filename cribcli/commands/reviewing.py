@@ -221,7 +221,7 @@ def verify(log: str | None, last: bool, data_dir: str | None, as_json: bool) -> 
     from cribcli.record.reader import loads
     from cribcli.record.replay import verify as check
     from cribcli.record.store import Places, latest_game
-    from cribcli.rules.cards import seed_digest
+    from cribcli.rules.stream import seed_digest
     from cribcli.services.games import read_log_text
     from cribcli.ui.console import warn
 

@@ -21,11 +21,11 @@ from cribcli.players.pegging import (
     VALUES,
     laid_on,
     last_point,
+    laying,
     pack,
     pack_pile,
     packed_next,
     packed_points,
-    packed_tail,
     packed_without,
     points,
     unpack,
@@ -59,16 +59,15 @@ def unseen_after(seen: Ranks) -> Unseen:
 # lowest, each the count plus :data:`_BIAS` (a count below 0 never comes of a real deal,
 # but the arithmetic holds for it all the same).
 _BIAS: Final = 8
-_ALL_BIASED: Final = sum(_BIAS << (4 * index) for index in range(13))
 
 
 def _pack_unseen(unseen: Unseen) -> int:
     """:data:`Unseen` counts as one integer."""
-    packed = _ALL_BIASED
-    for index, number in enumerate(unseen):
-        if not -_BIAS <= number < 16 - _BIAS:
-            raise ValueError(f"{number} cards of a rank unseen")
-        packed += number << (4 * index)
+    if min(unseen) < -_BIAS or max(unseen) >= 16 - _BIAS:
+        raise ValueError(f"{unseen}: a count of cards unseen out of range")
+    packed = 0
+    for number in reversed(unseen):
+        packed = packed << 4 | (number + _BIAS)
     return packed
 
 
@@ -94,7 +93,8 @@ def _lowest(hand: int) -> int:
     """The lowest rank of a packed hand (not empty)."""
     lowest = 13
     while hand:
-        lowest = min(lowest, hand & 15)
+        if hand & 15 < lowest:
+            lowest = hand & 15
         hand >>= 4
     return lowest
 
@@ -535,8 +535,7 @@ def _lay(
     race: Race | None,
 ) -> float:
     """A card of ``rank`` laid, by me if ``by_me``, then the rest of the play."""
-    laid = pile << 4 | rank
-    gained = packed_points(laid)
+    gained, tail = laying(pile << 4 | rank)
     total = count + VALUES[rank]
     if total == 15 or total == COUNT_LIMIT:
         gained += 2
@@ -556,7 +555,6 @@ def _lay(
         # other has no cards left)
         rest = _fresh(mine, theirs, not by_me, unseen, race)
     else:
-        tail = packed_tail(laid)
         rest = _rest(mine, theirs, tail, total, my_go, their_go, by_me, not by_me, unseen, race)
     return rest if race is not None else gained + rest
 

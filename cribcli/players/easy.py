@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from cribcli.rules.cards import Card, SeededStream
+from cribcli.rules.cards import Card
 from cribcli.rules.engine import View
+from cribcli.rules.stream import SeededStream
 
 
 class EasyPlayer:

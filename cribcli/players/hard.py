@@ -47,9 +47,10 @@ from cribcli.players.habits import (
 )
 from cribcli.players.normal import NormalPlayer, pile_ranks, unseen_by
 from cribcli.players.pegging import points, value
-from cribcli.rules.cards import JACK, Card, SeededStream
+from cribcli.rules.cards import JACK, Card
 from cribcli.rules.engine import View
 from cribcli.rules.scoring import COUNT_LIMIT, KEPT_SIZE, MAX_SHOW, rank_key, rank_table, show_total
+from cribcli.rules.stream import SeededStream
 
 if TYPE_CHECKING:  # the exact analysis is loaded to discard: advice on a lay does without
     from cribcli.rules.analysis import DiscardValue

@@ -31,9 +31,10 @@ from cribcli.players.base import Level
 from cribcli.players.careful import chosen, run_outs, weigh
 from cribcli.players.normal import NormalPlayer, careful_position
 from cribcli.players.pegging import VALUES
-from cribcli.rules.cards import Card, SeededStream
+from cribcli.rules.cards import Card
 from cribcli.rules.engine import View
 from cribcli.rules.scoring import COUNT_LIMIT
+from cribcli.rules.stream import SeededStream
 
 T = TypeVar("T")
 

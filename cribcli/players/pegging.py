@@ -118,7 +118,10 @@ def packed_points(pile: int) -> int:
         if seen >> rank & 1:
             break  # a longer end holds a pair: no longer run
         seen |= 1 << rank
-        low, high = min(low, rank), max(high, rank)
+        if rank < low:
+            low = rank
+        elif rank > high:
+            high = rank
         length += 1
         if length >= 3 and high - low == length - 1:
             run = length
@@ -138,12 +141,35 @@ def packed_tail(pile: int) -> int:
         low = high = last
         while True:
             rank = (pile >> (4 * kept)) & 15
-            if not rank or seen >> rank & 1 or max(high, rank) - min(low, rank) > 6:
+            if not rank or seen >> rank & 1:
+                break
+            if rank < low:
+                low = rank
+            elif rank > high:
+                high = rank
+            if high - low > 6:
                 break
             seen |= 1 << rank
-            low, high = min(low, rank), max(high, rank)
             kept += 1
     return pile & ((1 << (4 * kept)) - 1)
+
+
+_laid: dict[int, tuple[int, int]] = {}
+""":func:`laying`'s answers met (the searches lay cards on the same few pile ends again
+and again), started afresh when it holds :data:`_LAID_LIMIT`."""
+_LAID_LIMIT: Final = 1 << 14
+
+
+def laying(laid: int) -> tuple[int, int]:
+    """A card laid on a packed pile's scoring end (``laid``, the card in it): what it
+    scores by pairs and runs, and the pile's scoring end after it."""
+    known = _laid.get(laid)
+    if known is None:
+        known = packed_points(laid), packed_tail(laid)
+        if len(_laid) >= _LAID_LIMIT:
+            _laid.clear()
+        _laid[laid] = known
+    return known
 
 
 def packed_next(pile: int) -> list[int]:

@@ -15,9 +15,10 @@ from math import sqrt
 
 from cribcli.players.normal import unseen_by
 from cribcli.players.pegging import last_point, points, scoring_tail, value
-from cribcli.rules.cards import Card, SeededStream
+from cribcli.rules.cards import Card
 from cribcli.rules.engine import View
 from cribcli.rules.scoring import COUNT_LIMIT
+from cribcli.rules.stream import SeededStream
 
 Hands = tuple[tuple[int, ...], ...]
 Points = tuple[int, ...]

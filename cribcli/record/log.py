@@ -16,7 +16,7 @@ from typing import Any, Literal, assert_never
 import tomli_w
 
 from cribcli.players.base import Level, Objective
-from cribcli.rules.cards import format_cards, seed_digest
+from cribcli.rules.cards import format_cards
 from cribcli.rules.engine import (
     Rules,
     ShownDeal,
@@ -40,6 +40,7 @@ from cribcli.rules.events import (
     Skunk,
     StarterCut,
 )
+from cribcli.rules.stream import seed_digest
 
 FORMAT = 3
 """The version of the log format this code writes."""

@@ -19,7 +19,7 @@ from cribcli.record.log import (
     point_text,
 )
 from cribcli.record.reader import claim_entry, play_entry, read_cards
-from cribcli.rules.cards import format_cards, seed_digest
+from cribcli.rules.cards import format_cards
 from cribcli.rules.engine import (
     Action,
     Discard,
@@ -44,6 +44,7 @@ from cribcli.rules.events import (
     Shown,
     StarterCut,
 )
+from cribcli.rules.stream import seed_digest
 
 # --- replaying ------------------------------------------------------------------------
 

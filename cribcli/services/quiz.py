@@ -17,10 +17,11 @@ from dataclasses import dataclass
 
 from cribcli.review.coach import ME, LayValue, Moment, PegAdvice, mark_of, moment_view, peg_advice
 from cribcli.rules.analysis import DiscardValue, analyse
-from cribcli.rules.cards import Card, SeededStream, shuffled_deck
+from cribcli.rules.cards import Card, shuffled_deck
 from cribcli.rules.engine import Discard, Phase, Play, Rules, apply, legal_actions, new_game
 from cribcli.rules.errors import UsageProblem
 from cribcli.rules.scoring import KEPT_SIZE, ShowScore, kept_items, peg_points, score_show
+from cribcli.rules.stream import SeededStream
 
 INSTRUCTIVE = 0.5
 """How much better than the obvious choice the best must be, in points, for a problem."""
