@@ -115,7 +115,7 @@ def _ranks_of(bits: int) -> frozenset[int]:
     return frozenset(rank for rank in range(1, 14) if bits >> rank & 1)
 
 
-_choices: dict[int, int] = {}
+_choices: Final[dict[int, int]] = {}
 """The careful player's choices met (a decision's searches meet the same again and
 again), by position packed as one number; started afresh when it holds
 :data:`_CHOICES_LIMIT`."""
@@ -280,7 +280,7 @@ def _expected(pile: int, count: int, unseen: int, held: int, pool: int) -> float
     return total * 0.6
 
 
-_replies: dict[int, list[int]] = {}
+_replies: Final[dict[int, list[int]]] = {}
 """:func:`_scoring_replies` met, by pile and count (the pile ends and counts met most; a
 match meets a few more a deal); started afresh when it holds :data:`_REPLIES_LIMIT`."""
 _REPLIES_LIMIT: Final = 1 << 12
@@ -559,8 +559,8 @@ def _lay(
     return rest if race is not None else gained + rest
 
 
-_counts: dict[int, float] = {}
-_race_counts: dict[tuple[int, Race], float] = {}
+_counts: Final[dict[int, float]] = {}
+_race_counts: Final[dict[tuple[int, Race], float]] = {}
 """New counts met, by the cards packed as one number (and the race): a new count is met
 again by another order of the cards before it, and the rest of the play from it is the
 most to search. Each is started afresh when it holds :data:`_COUNTS_LIMIT`."""

@@ -22,12 +22,13 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from itertools import combinations_with_replacement
 from math import comb, prod
+from typing import Final
 
 from cribcli.players import measured
 from cribcli.rules.cards import Card
 from cribcli.rules.scoring import rank_key, rank_table
 
-CAREFUL = "cribs.json"
+CAREFUL: Final = "cribs.json"
 """The table against a good player's throws; each style has its own
 (:attr:`cribcli.players.habits.Style.crib_table`), or None for a random player's two
 cards: the exact analysis's own assumption, nothing to add."""
@@ -92,9 +93,9 @@ def random_crib(thrown: tuple[int, int]) -> float:
     return total
 
 
-_DRAWS = comb(50, 3)
+_DRAWS: Final = comb(50, 3)
 """The ways to draw the crib's other two cards and the starter."""
-_CHOOSE = tuple(tuple(comb(left, n) for n in range(4)) for left in range(5))
+_CHOOSE: Final = tuple(tuple(comb(left, n) for n in range(4)) for left in range(5))
 """``_CHOOSE[left][n]``: the ways to draw ``n`` of the ``left`` cards of a rank."""
 
 

@@ -33,7 +33,7 @@ from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from operator import itemgetter
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from cribcli.players import cribs
 from cribcli.players.careful import Lay, Ranks, Unseen, chosen, lays, unseen_after
@@ -77,7 +77,7 @@ class Style(StrEnum):
         return LOOSE_STRAY if self is Style.LOOSE else STRAY
 
 
-PRIOR = {
+PRIOR: Final = {
     Style.CAREFUL: 0.9,
     Style.GREEDY: 0.02,
     Style.CRIB_MINDED: 0.02,
@@ -87,21 +87,21 @@ PRIOR = {
 """What hard believes of a player once it has seen it show a hand, before weighing what
 the hand says (until then it reads the other as careful, as it always has: the
 normal computer's way is the one measured best against the most players)."""
-STRAY = 0.1
+STRAY: Final = 0.1
 """The share of its decisions a player of a style makes otherwise (a whim, a flush or his
 nobs, which the styles' keeps by ranks do not see)."""
-LOOSE_STRAY = 0.4
+LOOSE_STRAY: Final = 0.4
 """The share a loose player makes otherwise. A player who strays from the careful choice
 more often than about one time in five, and less than about seven in ten, fits it best."""
-KEEP_CLOSE = 0.05
+KEEP_CLOSE: Final = 0.05
 """Keeps this close to a style's best by ranks are all that style's (suits move them a
 little)."""
-THROWS = 15
+THROWS: Final = 15
 """The ways to throw two of six."""
-STYLES = tuple(Style)
+STYLES: Final = tuple(Style)
 """The styles in order (a tuple: going through the enumeration itself is slow, and hard
 weighs every hand it samples by each style noticed)."""
-NOTICED = 0.01
+NOTICED: Final = 0.01
 """A style with less chance than this is left out of the weighing (it would change
 nothing): the weighing then costs no more than the careful model's alone."""
 
@@ -121,7 +121,7 @@ def _kept_value(ranks: tuple[int, ...]) -> float:
     return total / weight
 
 
-_STARTER_KEYS = tuple((rank, rank_key((rank,))) for rank in range(1, 14))
+_STARTER_KEYS: Final = tuple((rank, rank_key((rank,))) for rank in range(1, 14))
 """Each rank a starter could be, with its :func:`cribcli.rules.scoring.rank_key`."""
 
 
@@ -130,7 +130,7 @@ def kept_value(four: Iterable[int]) -> float:
     return _kept_value(tuple(sorted(four)))
 
 
-_THROWS = tuple(
+_THROWS: Final = tuple(
     (itemgetter(*thrown), itemgetter(*(n for n in range(6) if n not in thrown)))
     for thrown in combinations(range(6), 6 - KEPT_SIZE)
 )
@@ -160,9 +160,11 @@ class _Cribs(dict[tuple[int, ...], float]):
         return found
 
 
-KEPT_VALUES = _KeptValues()
-CRIBS = {True: _Cribs(True), False: _Cribs(False)}
-_FOURS = {four: four for four in combinations_with_replacement(range(1, 14), KEPT_SIZE)}
+KEPT_VALUES: Final = _KeptValues()
+CRIBS: Final = {True: _Cribs(True), False: _Cribs(False)}
+_FOURS: Final[dict[tuple[int, ...], tuple[int, ...]]] = {
+    four: four for four in combinations_with_replacement(range(1, 14), KEPT_SIZE)
+}
 """Each four sorted ranks, as one tuple: :func:`likely_keeps` keeps these, not a copy of
 its own for each of the thousands of hands it remembers."""
 
@@ -276,9 +278,9 @@ def deal_evidence(deal: ShownDeal, other: int) -> dict[Style, float]:
     return evidence
 
 
-TWO = Rules()
+TWO: Final = Rules()
 """A game of two, the only one whose deals are read."""
-FIRST = ((Style.CAREFUL, 1.0),)
+FIRST: Final = ((Style.CAREFUL, 1.0),)
 """The reading before any deal is shown."""
 
 

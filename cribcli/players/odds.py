@@ -16,11 +16,10 @@ often.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Sequence
-from functools import cache, lru_cache, reduce
-from operator import add, mul
-from typing import NamedTuple
+from functools import cache, lru_cache
+from operator import mul
+from typing import Final, NamedTuple
 
 from cribcli.players import measured
 from cribcli.players.base import Objective
@@ -31,7 +30,7 @@ from cribcli.rules.targets import FULL_GAME
 Spread = tuple[float, ...]
 """A score's chances: ``spread[points]``."""
 
-SOURCES = ("dealer pegging", "pone pegging", "pone hand", "dealer hand", "crib")
+SOURCES: Final = ("dealer pegging", "pone pegging", "pone hand", "dealer hand", "crib")
 """The five sources of a deal's points, in the order they come."""
 
 
@@ -51,7 +50,7 @@ def counts() -> dict[str, tuple[int, ...]]:
     return {source: tuple(total) for source, total in totals.items()}
 
 
-GAME = FULL_GAME
+GAME: Final = FULL_GAME
 """The longest game the table covers; a longer need is read as this one."""
 
 
@@ -154,7 +153,7 @@ def warm(objectives: Iterable[Objective] = (Objective.WIN,)) -> None:
 
 # --- the outcomes: skunks too ---------------------------------------------------------
 
-SKUNKED = SKUNK_MARGIN
+SKUNKED: Final = SKUNK_MARGIN
 """A side still needing more than this when the other goes out is skunked (under 91 of
 121, under 31 of 61)."""
 WON, SKUNKING = game_points(0, ("", ""))[0], game_points(0, ("", "skunk"))[0]
@@ -335,36 +334,8 @@ def deal_chance(
     pone_shows = [(points, p) for points, p in enumerate(first) if p]
 
     losing = _values(objective)[1]
-    shown: dict[tuple[int, int], float] = {}
-    pegged: dict[tuple[int, int], float] = {}
-
-    def dealer_show(pone_need: int, dealer_need: int) -> float:
-        # the dealer's hand and crib, then the next deal, dealt by the pone: the pone
-        # deals needing pone_need (> 0), so its row of the table gives the chances
-        key = (pone_need, dealer_need)
-        if key not in shown:
-            home = end_value(objective, True, pone_need)
-            chance = _dealer_shows(second, losing[min(pone_need, GAME)], dealer_need, home)
-            shown[key] = chance if dealer else 1 - chance
-        return shown[key]
-
-    def after_pegging(mine: int, theirs: int) -> float:
-        # pone's show, then the dealer's, as chances of winning for me (each pair of
-        # needs once: the dictionaries stand in for a cache, which a compiled closure
-        # cannot wear)
-        if (mine, theirs) in pegged:
-            return pegged[mine, theirs]
-        pone_need, dealer_need = (theirs, mine) if dealer else (mine, theirs)
-        if_pone_home = end_value(objective, not dealer, dealer_need)  # mine
-        chance = 0.0
-        for points, p in pone_shows:
-            if points >= pone_need:
-                chance += p * if_pone_home
-            else:
-                chance += p * dealer_show(pone_need - points, dealer_need)
-        pegged[mine, theirs] = chance
-        return chance
-
+    shown: dict[int, float] = {}  # the dealer's show, by the needs (see _after_pegging)
+    pegged: dict[int, float] = {}  # the shows, by the needs once the pegging is over
     total = 0.0
     for my_points, p in enumerate(my_peg):
         for their_points, q in enumerate(their_peg):
@@ -382,8 +353,52 @@ def deal_chance(
                 left = mine - my_points if dealer else theirs - their_points
                 total += weight * end_value(objective, not dealer, left)
             else:
-                total += weight * after_pegging(mine - my_points, theirs - their_points)
+                # each pair of needs once: the dictionaries stand in for a cache
+                needs = (mine - my_points) << 16 | (theirs - their_points)
+                chance = pegged.get(needs)
+                if chance is None:
+                    chance = _after_pegging(
+                        mine - my_points, theirs - their_points, dealer, objective,
+                        pone_shows, second, losing, shown,
+                    )  # fmt: skip
+                    pegged[needs] = chance
+                total += weight * chance
     return total
+
+
+def _after_pegging(
+    mine: int,
+    theirs: int,
+    dealer: bool,
+    objective: Objective,
+    pone_shows: list[tuple[int, float]],
+    second: Spread,
+    losing: list[list[float]],
+    shown: dict[int, float],
+) -> float:
+    """The pegging over, neither side home, needing ``mine`` and ``theirs``: the pone's
+    show (``pone_shows``: each score it can make, with its chance), then the dealer's
+    (``second``: its spread), as chances of winning for me. ``shown`` keeps the dealer's
+    show's chances met, by the needs."""
+    pone_need, dealer_need = (theirs, mine) if dealer else (mine, theirs)
+    if_pone_home = end_value(objective, not dealer, dealer_need)  # mine
+    chance = 0.0
+    for points, p in pone_shows:
+        if points >= pone_need:
+            chance += p * if_pone_home
+            continue
+        # the dealer's hand and crib, then the next deal, dealt by the pone: the pone
+        # deals needing what it still needs (> 0), so its row of the table gives the chances
+        still = pone_need - points
+        needs = still << 16 | dealer_need
+        dealt = shown.get(needs)
+        if dealt is None:
+            home = end_value(objective, True, still)
+            dealt = _dealer_shows(second, losing[min(still, GAME)], dealer_need, home)
+            dealt = dealt if dealer else 1 - dealt
+            shown[needs] = dealt
+        chance += p * dealt
+    return chance
 
 
 def _dealer_shows(shown: Spread, lose: list[float], need: int, home: float = 1.0) -> float:
@@ -395,30 +410,15 @@ def _dealer_shows(shown: Spread, lose: list[float], need: int, home: float = 1.0
     Added up in the order of the points shown, each score that falls short first (the
     chance of it times ``lose`` at what is still needed), then each that is home: the
     same sum, bit for bit, as adding each nonzero term in turn (a score never shown adds
-    0.0, which changes no sum of chances), at C speed."""
-    if need > GAME:  # a need the table does not reach: read as the longest game
-        short = [p * lose[min(need - points, GAME)] for points, p in enumerate(shown[:need])]
-        return in_turn(_worth(shown[need:], home), in_turn(short, 0.0))
+    0.0, which changes no sum of chances), and the same on every Python (``sum()`` from
+    Python 3.12 compensates for rounding, which changes the last bit)."""
     falls_short = min(need, len(shown))
-    products = map(mul, shown[:falls_short], lose[need : need - falls_short : -1])
-    return in_turn(_worth(shown[falls_short:], home), in_turn(products, 0.0))
-
-
-def _worth(chances: Sequence[float], each: float) -> Iterable[float]:
-    """The chances, each times ``each`` (as they are when it is 1: a chance of winning)."""
-    return chances if each == 1.0 else [chance * each for chance in chances]
-
-
-if sys.version_info >= (3, 12):
-
-    def in_turn(terms: Iterable[float], start: float) -> float:
-        """``start`` plus each of ``terms`` in turn, as a loop adds them (sum() from
-        Python 3.12 compensates for rounding, which changes the last bit)."""
-        return reduce(add, terms, start)
-
-else:
-    in_turn = sum
-    """Before Python 3.12, sum() adds floats in turn, as a loop does, at C speed."""
+    total = 0.0
+    for points in range(falls_short):
+        total += shown[points] * lose[min(need - points, GAME)]
+    for points in range(falls_short, len(shown)):
+        total += shown[points] * home
+    return total
 
 
 @cache

@@ -154,7 +154,7 @@ def packed_tail(pile: int) -> int:
     return pile & ((1 << (4 * kept)) - 1)
 
 
-_laid: dict[int, tuple[int, int]] = {}
+_laid: Final[dict[int, tuple[int, int]]] = {}
 """:func:`laying`'s answers met (the searches lay cards on the same few pile ends again
 and again), started afresh when it holds :data:`_LAID_LIMIT`."""
 _LAID_LIMIT: Final = 1 << 14
@@ -238,13 +238,13 @@ Position = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, bool, b
 go, and whether the other laid last: what :func:`outcome` takes."""
 Bounds = tuple[int, int]
 """What the search knows of a position's value: at least the first, at most the second."""
-_known: dict[Position, Bounds] = {}
+_known: Final[dict[Position, Bounds]] = {}
 """The search's table of positions met (their bounds), shared by every search."""
-KNOWN_LIMIT = 25_000
+KNOWN_LIMIT: Final = 25_000
 """The most positions each search's table holds; it starts again empty when full (about
 12 MB). Positions rarely recur from one decision to the next (the other hands sampled
 are new), so a bigger table buys little time for much memory."""
-WIDE = 1_000
+WIDE: Final = 1_000
 """Wider than any net a play can make: the window of an exact search."""
 
 

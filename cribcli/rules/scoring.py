@@ -17,15 +17,15 @@ from enum import Enum
 from functools import cache
 from itertools import combinations, combinations_with_replacement, pairwise, product
 from operator import attrgetter
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from cribcli.rules.cards import JACK, Card, check_distinct, deck, in_order, parse_cards
 from cribcli.rules.errors import CribbageError, HandError
 
-KEPT_SIZE = 4
+KEPT_SIZE: Final = 4
 """Cards in a hand or crib at the show (the starter is a fifth)."""
 
-MAX_SHOW = 29
+MAX_SHOW: Final = 29
 """The most a hand can score: 5 5 5 J with the fourth 5 of the jack's suit cut."""
 
 
@@ -259,7 +259,7 @@ class _RankItems(dict[tuple[int, ...], ItemMaker]):
         return maker
 
 
-_RANK_ITEMS = _RankItems()
+_RANK_ITEMS: Final = _RankItems()
 
 
 def _rank_places(ranks: tuple[int, ...]) -> list[tuple[ShowKind, tuple[int, ...], int]]:
@@ -335,7 +335,7 @@ def rank_table() -> dict[int, int]:
     return dict(zip(keys, POINTS, strict=True))
 
 
-_CARD_KEY = {card: rank_key([card.rank]) for card in deck()}
+_CARD_KEY: Final = {card: rank_key([card.rank]) for card in deck()}
 
 
 def show_total(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> int:
@@ -438,13 +438,13 @@ class PegItem(NamedTuple):
         return f"{self.kind.value} for {self.points}"
 
 
-COUNT_LIMIT = 31
+COUNT_LIMIT: Final = 31
 """The count never passes 31."""
 
-HEELS_POINTS = 2
+HEELS_POINTS: Final = 2
 """His heels: a jack turned as the starter pegs the dealer 2."""
 
-_SAME_RANK = {
+_SAME_RANK: Final = {
     2: (PegKind.PAIR, 2),
     3: (PegKind.THREE_OF_A_KIND, 6),
     4: (PegKind.FOUR_OF_A_KIND, 12),
