@@ -34,6 +34,10 @@ from cribcli.players.pegging import (
 )
 from cribcli.rules.scoring import COUNT_LIMIT, KEPT_SIZE
 
+_VALUES: Final = VALUES
+"""Each rank's value for the count (:data:`cribcli.players.pegging.VALUES`), as a constant
+of this module: compiled, it is read without a look-up in the module's names."""
+
 Ranks = tuple[int, ...]
 Unseen = tuple[int, ...]
 """How many cards of each rank (ace first) a player has not seen."""
@@ -104,7 +108,7 @@ def _fitting(hand: int, room: int) -> int:
     ranks = 0
     while hand:
         rank = hand & 15
-        if VALUES[rank] <= room:
+        if _VALUES[rank] <= room:
             ranks |= 1 << rank
         hand >>= 4
     return ranks
@@ -239,7 +243,7 @@ def weigh(rank: int, pile: Ranks, count: int, unseen: Unseen, reply: int) -> flo
 def _weigh(rank: int, pile: int, count: int, unseen: int, reply: int, pool: int) -> float:
     """:func:`weigh`, of packed cards, the cards unseen counted (``pool``)."""
     laid = pile << 4 | rank
-    worth = VALUES[rank]
+    worth = _VALUES[rank]
     total = count + worth
     score = float(packed_points(laid) + (2 if total == 15 or total == COUNT_LIMIT else 0))
     if total < COUNT_LIMIT and reply:
@@ -301,7 +305,7 @@ def _scoring_replies(pile: int, count: int) -> list[int]:
         rest >>= 4
     replies = []
     for rank in range(1, 14):
-        total = count + VALUES[rank]
+        total = count + _VALUES[rank]
         if total <= COUNT_LIMIT and laid[rank] < 4:  # no fifth card of a rank
             gained = made[rank] + (2 if total == 15 or total == COUNT_LIMIT else 0)
             if gained:
@@ -362,7 +366,7 @@ def _laid_first(rank: int, hand: int, pile: int, count: int) -> tuple[int, int]:
     a card that does not fit; the best order never stops while a card still fits, since
     a card more lays more and scores no less.)"""
     pile = pile << 4 | rank
-    count += VALUES[rank]
+    count += _VALUES[rank]
     gained = packed_points(pile) + (2 if count == 15 or count == COUNT_LIMIT else 0)
     hand = packed_without(hand, rank)
     most_points, most_cards = 0, 0
@@ -393,7 +397,7 @@ def play_out(pone: Ranks, dealer: Ranks) -> int:
                 gone[turn], turn = True, other  # a go: the other plays on
                 continue
             # Nobody can lay: the go point to the last to lay; the next leads a new count.
-            net[last] += last_point(pile, count)
+            net[last] += last_point(bool(pile), count)
             pile, count, gone = (), 0, [False, False]
             turn = 1 - last if hands[1 - last] else last
             continue
@@ -409,7 +413,7 @@ def play_out(pone: Ranks, dealer: Ranks) -> int:
         if count == COUNT_LIMIT:  # no go point; the other leads a new count (if it can)
             pile, count, gone = (), 0, [False, False]
             turn = other if hands[other] else last
-    net[last] += last_point(pile, count)  # the last card
+    net[last] += last_point(bool(pile), count)  # the last card
     return net[0] - net[1]
 
 
@@ -482,7 +486,7 @@ def _rest(
     seldom recur within a search, and hashing each costs more than the few met again
     save.)"""
     if not mine and not theirs:
-        return _ended(last_point(pile, count) * (1 if mine_last else -1), race)
+        return _ended(last_point(bool(pile), count) * (1 if mine_last else -1), race)
     room = COUNT_LIMIT - count
     if my_turn:
         if not my_go:
@@ -498,12 +502,12 @@ def _rest(
                 return best
         other, other_gone = theirs, their_go
     else:
-        if not their_go and theirs and VALUES[_lowest(theirs)] <= room:
+        if not their_go and theirs and _VALUES[_lowest(theirs)] <= room:
             reply = 0 if my_go else _size(mine)
             rank = _choose(theirs, pile, count, unseen, reply, my_go or not mine)
             return _lay(rank, mine, theirs, pile, count, my_go, their_go, False, unseen, race)
         other, other_gone = mine, my_go
-    if not other_gone and other and VALUES[_lowest(other)] <= room:
+    if not other_gone and other and _VALUES[_lowest(other)] <= room:
         # a go (or no cards): the other plays on
         if my_turn:
             my_go = True
@@ -514,7 +518,7 @@ def _rest(
         )
     # nobody can play: the go point to whoever laid last, and a new count led by the
     # player after them
-    point = last_point(pile, count) * (1 if mine_last else -1)
+    point = last_point(bool(pile), count) * (1 if mine_last else -1)
     if race is None:
         return point + _fresh(mine, theirs, not mine_last, unseen, None)
     race = _pegged(point, race)
@@ -536,7 +540,7 @@ def _lay(
 ) -> float:
     """A card of ``rank`` laid, by me if ``by_me``, then the rest of the play."""
     gained, tail = laying(pile << 4 | rank)
-    total = count + VALUES[rank]
+    total = count + _VALUES[rank]
     if total == 15 or total == COUNT_LIMIT:
         gained += 2
     if by_me:

@@ -29,10 +29,10 @@ def points(pile: tuple[int, ...], count: int) -> int:
     return (2 if count in (15, COUNT_LIMIT) else 0) + pile_points(pile)
 
 
-def last_point(pile: tuple[int, ...] | int, count: int) -> int:
+def last_point(laid: bool, count: int) -> int:
     """The point for the last card of a count (a go, or the end of the play): 1, unless
-    nothing was laid or the count is 31 (which scored 2 as it was laid)."""
-    return 1 if pile and count != COUNT_LIMIT else 0
+    nothing was ``laid`` or the count is 31 (which scored 2 as it was laid)."""
+    return 1 if laid and count != COUNT_LIMIT else 0
 
 
 @lru_cache(maxsize=1 << 12)
@@ -316,7 +316,7 @@ def _search(state: Position, alpha: int, beta: int) -> int:
             return -_outcome(turn, -beta, -alpha)
         # nobody can play: the go point to whoever laid last, and a new count led by the
         # player after them
-        point = last_point(pile, count)
+        point = last_point(bool(pile), count)
         if other_laid_last:
             return -point + _fresh(mover, other, alpha + point, beta + point)
         return point - _fresh(other, mover, point - beta, point - alpha)

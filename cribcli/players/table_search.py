@@ -191,7 +191,7 @@ def _end_count(
     after ``last`` that holds cards, or the end of the play."""
     players = len(hands)
     result = [0] * players
-    result[last] += last_point(pile, count)
+    result[last] += last_point(bool(pile), count)
     if not any(hands):
         return tuple(result)
     leader = next(
