@@ -20,7 +20,8 @@ from cribcli.players.habits import (
     laid_as,
     likely_keeps,
 )
-from cribcli.players.hard import KEPT, LAID, HardPlayer, Reading, Sample
+from cribcli.players.hard import HardPlayer
+from cribcli.players.reading import KEPT, LAID, Reading, Sample
 from cribcli.players.styles import CribMindedPlayer, GreedyPlayer
 from cribcli.rules.analysis import analyse
 from cribcli.rules.cards import Card, deck, parse_cards, shuffled_deck

@@ -13,7 +13,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cribcli.players import Level, careful, computer, cribs, habits, hard, odds, table_search
+from cribcli.players import (
+    Level,
+    careful,
+    computer,
+    cribs,
+    habits,
+    hard,
+    odds,
+    reading,
+    table_search,
+)
 from cribcli.players.careful import Unseen, against, unseen_after
 from cribcli.players.habits import Style
 from cribcli.players.normal import pile_ranks
@@ -606,16 +616,16 @@ def test_hard_weighs_the_normal_computers_own_hand_in_full() -> None:
             if state.phase is Phase.PLAY and state.to_play == 0:
                 held = tuple(sorted(card.rank for card in state.hands[1]))
                 thrown = tuple(sorted(card.rank for card in state.discards[1] or ()))
-                reading = hard.Reading.of(view(state, 0))
-                styles = [style for style, _ in reading.habits.noticed]
-                careful = reading.weights(hard.Sample(held, thrown))[styles.index(Style.CAREFUL)]
+                read = reading.Reading.of(view(state, 0))
+                styles = [style for style, _ in read.habits.noticed]
+                careful = read.weights(reading.Sample(held, thrown))[styles.index(Style.CAREFUL)]
                 weights.setdefault((seed, state.round), set()).add(careful)
             state, _ = apply(state, next_action(state, seats))
     assert len(weights) > 20
     assert all(len(deal) == 1 for deal in weights.values())  # the keep is read alike all deal
     every = [weight for deal in weights.values() for weight in deal]
-    assert all(weight % hard.LAID == 0 for weight in every)
-    assert sum(weight == hard.LAID * hard.KEPT for weight in every) >= 0.8 * len(every)
+    assert all(weight % reading.LAID == 0 for weight in every)
+    assert sum(weight == reading.LAID * reading.KEPT for weight in every) >= 0.8 * len(every)
 
 
 def test_hard_reads_a_careful_lead() -> None:
@@ -675,8 +685,8 @@ def test_resampling_keeps_the_weights() -> None:
     the heavy hands about three times as often."""
     weights = [3] * 50 + [1] * 50
     SeededStream(2, "order").shuffle(weights)
-    draws = [(hard.Sample((n,), ()), weight) for n, weight in enumerate(weights)]
-    again = hard.resample(draws, 100, SeededStream(1, "resample"))
+    draws = [(reading.Sample((n,), ()), weight) for n, weight in enumerate(weights)]
+    again = reading.resample(draws, 100, SeededStream(1, "resample"))
     assert len(again) == 100 and all(weight == 1 for _, weight in again)
     copies = Counter(sample.held[0] for sample, _ in again)
     assert all(copies[n] in ((1, 2) if weight == 3 else (0, 1)) for n, weight in enumerate(weights))

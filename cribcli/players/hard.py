@@ -37,16 +37,10 @@ from typing import TYPE_CHECKING, NamedTuple
 from cribcli.players import cribs, odds, pegs
 from cribcli.players.base import Objective
 from cribcli.players.careful import against, unseen_after, win_against
-from cribcli.players.habits import (
-    CRIBS,
-    KEPT_VALUES,
-    Habits,
-    Style,
-    laid_as,
-    likely_keeps,
-)
+from cribcli.players.habits import CRIBS, KEPT_VALUES, Habits, Style
 from cribcli.players.normal import NormalPlayer, pile_ranks, unseen_by
 from cribcli.players.pegging import points, value
+from cribcli.players.reading import Hands, Reading, Sample, tally
 from cribcli.rules.cards import JACK, Card
 from cribcli.rules.engine import View
 from cribcli.rules.scoring import COUNT_LIMIT, KEPT_SIZE, MAX_SHOW, rank_key, rank_table, show_total
@@ -59,15 +53,8 @@ PLAY_DEALS = 200
 """Hands dealt to the other player, in its head, for the search of the play."""
 CANDIDATES = 3
 """The hands are drawn from this many times as many, by how well each fits what the other
-player did: the cards it would have kept, and laid as it did..."""
-KEPT = 10
-"""... a hand a player of the style read (:class:`~cribcli.players.habits.Habits`; careful
-until a deal is shown) would have kept from its six (:func:`likely_keeps`) counting this
-many times as much as any other..."""
-LAID = 20
-"""... and one whose cards laid so far it would have laid as it did, each such a player's
-choice (:func:`cribcli.players.habits.laid_as`), this many times. No style keeps and
-lays so every time, so no hand is ruled out."""
+player did: the cards it would have kept, and laid as it did
+(:class:`~cribcli.players.reading.Reading`)."""
 WIN_DEALS = 60
 """The first this many of them make the search to win near the end, which is slower (the
 scores are part of what it searches)..."""
@@ -82,19 +69,6 @@ PEGGING = 0.7
 normal computer's rule). Measured over 3,882 deals of hard against normal, as the slope of
 the pegging on the table's value for the cards kept: 0.66 as dealer, 0.80 as pone (each
 ± 0.13)."""
-
-
-class Sample(NamedTuple):
-    """A hand the other player could hold and the two cards it threw, as ranks."""
-
-    held: tuple[int, ...]
-    thrown: tuple[int, ...]
-
-
-Draws = list[tuple[Sample, float]]
-"""Sampled hands, each with its weight."""
-Hands = list[tuple[Sample, int]]
-"""Sampled hands drawn again by their weights, each weighing 1."""
 
 
 class Option(NamedTuple):
@@ -236,7 +210,7 @@ class HardPlayer(NormalPlayer):
 
         Each is drawn to fit every go it said, with two more unseen cards for what it
         threw; :data:`CANDIDATES` times as many are drawn, each weighed by how well it fits
-        what the other did (:meth:`Reading.weight`), and :data:`PLAY_DEALS` are drawn
+        what the other did (:meth:`Reading.weights`), and :data:`PLAY_DEALS` are drawn
         again from them by those weights, so that the search spends its time on the
         hands that fit.
         """
@@ -251,88 +225,9 @@ class HardPlayer(NormalPlayer):
         pool = [place for place, rank in enumerate(unseen) if value(rank) > floor]
         if len(pool) < size:
             return []
-        reading = Reading.of(view)
         stream = self._stream(view, "play")
-        weights: dict[Sample, tuple[float, ...]] = {}
-        candidates = []
-        for _ in range(PLAY_DEALS * CANDIDATES):
-            held = stream.sample(pool, size)
-            rest = unseen.copy()
-            for place in sorted(held, reverse=True):
-                del rest[place]
-            thrown = tuple(sorted(stream.sample(rest, 2)))
-            sample = Sample(tuple(sorted([unseen[place] for place in held])), thrown)
-            if sample not in weights:
-                weights[sample] = reading.weights(sample)
-            candidates.append(sample)
-        return resample(reading.mixed(candidates, weights), PLAY_DEALS, stream)
-
-
-class Reading(NamedTuple):
-    """What the other player did this deal, as one seat saw it, and what its deals shown
-    before say of its style: enough to weigh each hand it could hold by how well the hand
-    fits."""
-
-    laid: tuple[int, ...]
-    """The ranks it laid, in order."""
-    plays: tuple[tuple[bool, int], ...]
-    """Every card laid this deal, in order, each marked whether it was the other's."""
-    starter: int
-    dealer: bool
-    """Whether the other player deals."""
-    habits: Habits = Habits()
-    """Each style's chance, from the deals shown so far (:mod:`cribcli.players.habits`)."""
-
-    @classmethod
-    def of(cls, view: View) -> Reading:
-        """What the other player (two players) did, as ``view``'s seat saw it."""
-        other = 1 - view.seat
-        assert view.starter is not None
-        return cls(
-            laid=tuple(card.rank for seat, card in view.plays if seat == other),
-            plays=tuple((seat == other, card.rank) for seat, card in view.plays),
-            starter=view.starter.rank,
-            dealer=not view.is_dealer,
-            habits=Habits.of(view),
-        )
-
-    def weights(self, sample: Sample) -> tuple[int, ...]:
-        """How much a hand it could hold counts for each style the other may play
-        (:attr:`Habits.noticed`, in order): :data:`KEPT` times more if a player of that
-        style would have kept those four of the six, and :data:`LAID` times more if it
-        would have laid its cards so far as it did; for a random player, as much as any
-        other hand."""
-        kept = tuple(sorted(self.laid + sample.held))
-        six = tuple(sorted(kept + sample.thrown))
-        # What it could not see as the play began: not its six cards, not the starter.
-        hidden = unseen_after((*kept, *sample.thrown, self.starter))
-        laid: dict[Style, bool] = {}  # by the style whose lays it makes
-        weights = []
-        for style, _ in self.habits.noticed:
-            if style is Style.RANDOM:
-                weights.append(1)
-                continue
-            keep = KEPT if kept in likely_keeps(six, self.dealer, style) else 1
-            lays = style.lays_like
-            if lays not in laid:
-                laid[lays] = laid_as(lays, self.plays, sample.held, hidden)
-            weights.append(keep * (LAID if laid[lays] else 1))
-        return tuple(weights)
-
-    def mixed(self, candidates: list[Sample], weights: dict[Sample, tuple[float, ...]]) -> Draws:
-        """The candidates weighed by the mixture of styles: each style's weights made a
-        share of its own total over the candidates (what that style says of each hand,
-        given the candidates drawn), then taken by the style's chance. With one style
-        noticed, its weights as they are (the same draws)."""
-        noticed = self.habits.noticed
-        if len(noticed) == 1:
-            return [(sample, weights[sample][0]) for sample in candidates]
-        totals = [sum(weights[sample][i] for sample in candidates) for i in range(len(noticed))]
-        shares = [chance / total for (_, chance), total in zip(noticed, totals, strict=True)]
-        return [
-            (sample, sum(s * w for s, w in zip(shares, weights[sample], strict=True)))
-            for sample in candidates
-        ]
+        reading = Reading.of(view)
+        return reading.hands(unseen, pool, size, PLAY_DEALS * CANDIDATES, PLAY_DEALS, stream)
 
 
 def pick_throw(options: Sequence[Option]) -> Option:
@@ -438,14 +333,6 @@ def _error(values: list[float], weights: list[float]) -> float:
     return math.sqrt(spread / max(effective - 1, 1))
 
 
-def tally(draws: Iterable[tuple[Sample, int]]) -> Counter[Sample]:
-    """Sampled hands, each with its total weight."""
-    samples: Counter[Sample] = Counter()
-    for sample, weight in draws:
-        samples[sample] += weight
-    return samples
-
-
 def shows_after_play(
     view: View, their_held: tuple[int, ...], their_thrown: tuple[int, ...]
 ) -> tuple[int, int, bool]:
@@ -494,19 +381,3 @@ def warm(endgame: bool, objectives: Iterable[Objective] = (Objective.WIN,)) -> N
         _ = KEPT_VALUES[four]
     if endgame:
         odds.warm(objectives)
-
-
-def resample(draws: Sequence[tuple[Sample, float]], size: int, stream: SeededStream) -> Hands:
-    """``size`` draws taken again from ``draws`` in proportion to their weights, each then
-    weighing 1 (systematic resampling: one random start, evenly spaced)."""
-    total = sum(weight for _, weight in draws)
-    step = total / size
-    point = stream.below(1 << 30) / (1 << 30) * step
-    taken: Hands = []
-    reached = 0.0
-    for sample, weight in draws:
-        reached += weight
-        while point < reached and len(taken) < size:
-            taken.append((sample, 1))
-            point += step
-    return taken
