@@ -26,6 +26,7 @@ from cribcli.rules.scoring import (
     score_show,
     show_distribution,
     show_total,
+    show_totals,
 )
 
 
@@ -192,6 +193,15 @@ def test_fast_total_equals_breakdown_for_flushes(
     if starter in hand:
         return
     assert show_total(hand, starter, crib=crib) == score_show(hand, starter, crib=crib).total
+
+
+@given(st.one_of(one_suit_hand, st.permutations(deck()).map(lambda cards: cards[:4])))
+def test_the_totals_over_every_starter_are_each_starters_breakdown(hand: list[Card]) -> None:
+    """:func:`show_totals`, the analysis's count of a hand over every starter left (its
+    fifteens, pairs and runs looked up once a rank), gives each starter's full count."""
+    starters = [card for card in deck() if card not in hand]
+    by_breakdown = Counter(score_show(hand, starter).total for starter in starters)
+    assert show_totals(hand, starters) == by_breakdown
 
 
 def items_by_definition(hand: list[Card], starter: Card) -> Counter[tuple[str, frozenset[Card]]]:

@@ -18,12 +18,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations, combinations_with_replacement
-from math import comb, prod
+from math import comb
+from typing import Final
 
 from cribcli.rules.cards import JACK, Card, check_distinct, deck
 from cribcli.rules.errors import HandError, UsageProblem
-from cribcli.rules.scoring import KEPT_SIZE, MAX_SHOW, rank_key, rank_table, show_total
+from cribcli.rules.scoring import KEPT_SIZE, MAX_SHOW, rank_key, rank_table, show_totals
 from cribcli.rules.targets import FULL_GAME
 
 CRIB_MODEL = (
@@ -89,7 +91,7 @@ def hand_values(
     keep: Sequence[Card], unseen: Sequence[Card]
 ) -> tuple[float, tuple[tuple[int, float], ...]]:
     """The kept hand's expected show and its score distribution over the possible starters."""
-    scores = Counter(show_total(keep, starter) for starter in unseen)
+    scores = show_totals(keep, unseen)
     total = len(unseen)
     mean = sum(score * n for score, n in scores.items()) / total
     return mean, tuple((score, n / total) for score, n in sorted(scores.items()))
@@ -107,14 +109,18 @@ class CribModel:
         self.unseen = list(unseen)
         self.unknown = unknown
         drawn = unknown + 1  # the unknown crib cards and the starter
-        available = Counter(card.rank for card in unseen)
+        available = [0] * 14
+        for card in unseen:
+            available[card.rank] += 1
         ways_total = comb(len(unseen), drawn)
-        self._weights: list[tuple[int, float]] = []
-        for ranks in combinations_with_replacement(sorted(available), drawn):
-            wanted = Counter(ranks)
-            ways = prod(comb(available[r], n) for r, n in wanted.items())
-            if ways:
-                self._weights.append((rank_key(ranks), ways / ways_total))
+        # Each multiset of ranks that could be drawn, in order, with its chance (0.0 for
+        # one that cannot: adding 0.0 changes no sum of chances).
+        self._weights: list[float] = []
+        for ranks in _multisets(drawn):
+            ways = 1
+            for rank, n in ranks:
+                ways *= _CHOOSE[available[rank]][n]
+            self._weights.append(ways / ways_total)
         self._suit_counts = Counter(card.suit for card in unseen)
         self._flush_chance = {
             suit: comb(count, drawn) / ways_total for suit, count in self._suit_counts.items()
@@ -139,10 +145,47 @@ class CribModel:
         return points
 
     def by_ranks(self, thrown: Sequence[int]) -> float:
-        """The crib's expected fifteens, pairs and runs with ``thrown`` (ranks) in it."""
+        """The crib's expected fifteens, pairs and runs with ``thrown`` (ranks) in it:
+        each multiset's chance times its points, added in turn."""
+        weights, points = self._weights, _crib_points(rank_key(thrown))
+        if len(weights) != len(points):
+            raise ValueError(f"{len(thrown)} cards thrown into a crib of {self.unknown} unknown")
+        total = 0.0
+        for at in range(len(weights)):
+            total += weights[at] * points[at]
+        return total
+
+
+@cache
+def _multisets(drawn: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Every multiset of ``drawn`` ranks, in the order of ``combinations_with_replacement``,
+    each as its ranks with how many of each."""
+    return tuple(
+        tuple(sorted(Counter(ranks).items()))
+        for ranks in combinations_with_replacement(range(1, 14), drawn)
+    )
+
+
+_CHOOSE: Final = tuple(tuple(comb(left, n) for n in range(6)) for left in range(5))
+"""``_CHOOSE[left][n]``: the ways to draw ``n`` of the ``left`` cards of a rank unseen."""
+
+_CRIB_POINTS: Final[dict[int, list[int]]] = {}
+""":func:`_crib_points` met, by the thrown ranks' key: at most 91 pairs thrown, or 13
+single cards."""
+
+
+def _crib_points(thrown: int) -> list[int]:
+    """The fifteens, pairs and runs of a crib holding the ranks of key ``thrown`` and each
+    multiset of the rest (:func:`_multisets`, in order)."""
+    points = _CRIB_POINTS.get(thrown)
+    if points is None:
         table = rank_table()
-        known = rank_key(thrown)
-        return sum(weight * table[known + key] for key, weight in self._weights)
+        drawn = 5 - sum((thrown >> (3 * rank)) & 7 for rank in range(13))
+        points = _CRIB_POINTS[thrown] = [
+            table[thrown + rank_key(rank for rank, n in ranks for _ in range(n))]
+            for ranks in _multisets(drawn)
+        ]
+    return points
 
 
 def analyse(

@@ -354,6 +354,30 @@ def show_total(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> in
     return points
 
 
+def show_totals(hand: Sequence[Card], starters: Iterable[Card]) -> Counter[int]:
+    """How many of ``starters`` give the hand each :func:`show_total` (as a hand, not the
+    crib): the fifteens, pairs and runs looked up once for each rank of starter, the flush
+    and his nobs added by suit. What the exact analysis asks of each hand it could keep."""
+    table = rank_table()
+    key = _CARD_KEY
+    base = key[hand[0]] + key[hand[1]] + key[hand[2]] + key[hand[3]]
+    by_rank = [-1] * 14
+    suit = hand[0].suit
+    flush = hand[1].suit is suit and hand[2].suit is suit and hand[3].suit is suit
+    nobs = {card.suit for card in hand if card.rank == JACK}
+    totals: Counter[int] = Counter()
+    for starter in starters:
+        points = by_rank[starter.rank]
+        if points < 0:
+            points = by_rank[starter.rank] = table[base + key[starter]]
+        if flush:
+            points += 5 if starter.suit is suit else 4
+        if starter.suit in nobs:
+            points += 1
+        totals[points] += 1
+    return totals
+
+
 def show_distribution() -> tuple[list[int], list[int]]:
     """How many of the 12,994,800 (four cards, starter) deals score each total 0..29.
 
