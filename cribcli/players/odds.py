@@ -414,8 +414,12 @@ def _dealer_shows(shown: Spread, lose: list[float], need: int, home: float = 1.0
     Python 3.12 compensates for rounding, which changes the last bit)."""
     falls_short = min(need, len(shown))
     total = 0.0
-    for points in range(falls_short):
-        total += shown[points] * lose[min(need - points, GAME)]
+    if need <= GAME:
+        for points in range(falls_short):
+            total += shown[points] * lose[need - points]
+    else:  # a need the table does not reach: read as the longest game
+        for points in range(falls_short):
+            total += shown[points] * lose[min(need - points, GAME)]
     for points in range(falls_short, len(shown)):
         total += shown[points] * home
     return total
