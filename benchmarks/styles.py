@@ -43,15 +43,14 @@ from cribcli.players.habits import Habits, Style
 from cribcli.players.hard import (
     PEGGING,
     PLAY_DEALS,
-    Hands,
     HardPlayer,
     Option,
-    Sample,
     discard_options,
     needs,
     pick_throw,
     warm,
 )
+from cribcli.players.reading import Hands, Sample
 from cribcli.players.styles import STYLES
 from cribcli.record.log import GameInfo, Seat
 from cribcli.record.session import Session
