@@ -420,9 +420,28 @@ def play_out(pone: Ranks, dealer: Ranks) -> int:
 Shows = tuple[int, int, bool]
 """My show and theirs to come (hand, and the crib for the dealer), and whether I deal."""
 
-Race = tuple[int, int, Shows, Objective]
-"""The search to win near the end: the points I still need, the points they still need,
-the shows to come, and what the end of the game is worth (winning, or game points)."""
+# The search to win near the end keeps its race as one integer too (0: no race, the
+# search for points): the points I still need and they still need (each plus
+# :data:`_NEED_BIAS`, nine bits), the shows to come (six bits each), whether I deal, and
+# what the end of the game is worth (winning, or game points: the objective's place).
+_OBJECTIVES: Final = tuple(Objective)
+_NEED_BIAS: Final = 256
+_MY_NEED: Final = 16
+_THEIR_NEED: Final = 25
+_NOT_HOME: Final = -1.0
+"""What :func:`_home` says while the race goes on (an end is worth 0 to 1)."""
+
+
+def _race(needs: tuple[int, int], shows: Shows, objective: Objective) -> int:
+    """A race as one integer: the needs, the shows to come and the objective."""
+    (my_need, their_need), (my_show, their_show, dealer) = needs, shows
+    if not (0 <= my_show < 64 and 0 <= their_show < 64):
+        raise ValueError(f"shows of {my_show} and {their_show} points")
+    if not (-_NEED_BIAS < my_need < _NEED_BIAS and -_NEED_BIAS < their_need < _NEED_BIAS):
+        raise ValueError(f"needs of {my_need} and {their_need} points")
+    race = (their_need + _NEED_BIAS) << 9 | (my_need + _NEED_BIAS)
+    race = ((race << 6 | their_show) << 6 | my_show) << 1 | dealer
+    return (race << 2 | _OBJECTIVES.index(objective)) << 1 | 1
 
 
 def against(
@@ -434,7 +453,7 @@ def against(
     in this count."""
     return _lay(
         rank, pack(mine), pack(theirs), pack_pile(pile), count, False, they_out, True,
-        _pack_unseen(unseen), None,
+        _pack_unseen(unseen), 0,
     )  # fmt: skip
 
 
@@ -455,14 +474,13 @@ def win_against(
     is worth: :func:`cribcli.players.odds.end_value`). A side home in the play wins at
     once; after the play the shows decide, the pone's first
     (:func:`cribcli.players.odds.after_play`)."""
-    race = (*needs, shows, objective)
     return _lay(
         rank, pack(mine), pack(theirs), pack_pile(pile), count, False, they_out, True,
-        _pack_unseen(unseen), race,
+        _pack_unseen(unseen), _race(needs, shows, objective),
     )  # fmt: skip
 
 
-# One search serves both: with ``race`` None it adds up my points less theirs; with a
+# One search serves both: with ``race`` 0 it adds up my points less theirs; with a
 # race it takes each side's points off what that side needs, stops when one is home, and
 # is my chance of winning. The cards are packed (:mod:`cribcli.players.pegging`), and the
 # pile is its scoring end.
@@ -478,7 +496,7 @@ def _rest(
     mine_last: bool,
     my_turn: bool,
     unseen: int,
-    race: Race | None,
+    race: int,
 ) -> float:
     """The rest of the play from a turn: my cards, theirs, the pile's scoring end, the
     count, whether I and they said go, whether I laid last, whether it is my turn, what
@@ -519,11 +537,11 @@ def _rest(
     # nobody can play: the go point to whoever laid last, and a new count led by the
     # player after them
     point = last_point(bool(pile), count) * (1 if mine_last else -1)
-    if race is None:
-        return point + _fresh(mine, theirs, not mine_last, unseen, None)
+    if not race:
+        return point + _fresh(mine, theirs, not mine_last, unseen, 0)
     race = _pegged(point, race)
     home = _home(race)
-    return home if home is not None else _fresh(mine, theirs, not mine_last, unseen, race)
+    return home if home != _NOT_HOME else _fresh(mine, theirs, not mine_last, unseen, race)
 
 
 def _lay(
@@ -536,7 +554,7 @@ def _lay(
     their_go: bool,
     by_me: bool,
     unseen: int,
-    race: Race | None,
+    race: int,
 ) -> float:
     """A card of ``rank`` laid, by me if ``by_me``, then the rest of the play."""
     gained, tail = laying(pile << 4 | rank)
@@ -549,10 +567,10 @@ def _lay(
     else:
         theirs = packed_without(theirs, rank)
         gained = -gained
-    if race is not None:
+    if race:
         race = _pegged(gained, race)
         home = _home(race)
-        if home is not None:
+        if home != _NOT_HOME:
             return home
     if total == COUNT_LIMIT:
         # 31: no go point; the count restarts with the other (or the same player, if the
@@ -560,39 +578,30 @@ def _lay(
         rest = _fresh(mine, theirs, not by_me, unseen, race)
     else:
         rest = _rest(mine, theirs, tail, total, my_go, their_go, by_me, not by_me, unseen, race)
-    return rest if race is not None else gained + rest
+    return rest if race else gained + rest
 
 
 _counts: Final[dict[int, float]] = {}
-_race_counts: Final[dict[tuple[int, Race], float]] = {}
-"""New counts met, by the cards packed as one number (and the race): a new count is met
+"""New counts met, by the cards and the race packed as one number: a new count is met
 again by another order of the cards before it, and the rest of the play from it is the
-most to search. Each is started afresh when it holds :data:`_COUNTS_LIMIT`."""
-_COUNTS_LIMIT: Final = 1 << 12
+most to search. Started afresh when it holds :data:`_COUNTS_LIMIT`."""
+_COUNTS_LIMIT: Final = 1 << 13
 
 
-def _fresh(mine: int, theirs: int, i_lead: bool, unseen: int, race: Race | None) -> float:
+def _fresh(mine: int, theirs: int, i_lead: bool, unseen: int, race: int) -> float:
     """A new count, led by me if ``i_lead`` (or by them if I have no cards), else by them
     (or by me if they have none)."""
-    key = (unseen << 16 | theirs) << 17 | mine << 1 | i_lead
-    if race is None:
-        known = _counts.get(key)
-        if known is None:
-            known = _fresh_count(mine, theirs, i_lead, unseen, None)
-            if len(_counts) >= _COUNTS_LIMIT:
-                _counts.clear()
-            _counts[key] = known
-        return known
-    raced = _race_counts.get((key, race))
-    if raced is None:
-        raced = _fresh_count(mine, theirs, i_lead, unseen, race)
-        if len(_race_counts) >= _COUNTS_LIMIT:
-            _race_counts.clear()
-        _race_counts[key, race] = raced
-    return raced
+    key = (((unseen << 16 | theirs) << 17 | mine << 1 | i_lead) << 36) | race
+    known = _counts.get(key)
+    if known is None:
+        known = _fresh_count(mine, theirs, i_lead, unseen, race)
+        if len(_counts) >= _COUNTS_LIMIT:
+            _counts.clear()
+        _counts[key] = known
+    return known
 
 
-def _fresh_count(mine: int, theirs: int, i_lead: bool, unseen: int, race: Race | None) -> float:
+def _fresh_count(mine: int, theirs: int, i_lead: bool, unseen: int, race: int) -> float:
     """:func:`_fresh`, worked out."""
     if not mine and not theirs:
         return _ended(0, race)
@@ -601,30 +610,39 @@ def _fresh_count(mine: int, theirs: int, i_lead: bool, unseen: int, race: Race |
     return _rest(mine, theirs, 0, 0, False, False, False, i_lead, unseen, race)
 
 
-def _pegged(points: int, race: Race) -> Race:
+def _pegged(points: int, race: int) -> int:
     """The race once ``points`` are pegged: mine if more than 0, theirs if less."""
-    my_need, their_need, shows, objective = race
     if points > 0:
-        return my_need - points, their_need, shows, objective
-    return my_need, their_need + points, shows, objective
+        return race - (points << _MY_NEED)
+    return race + (points << _THEIR_NEED)
 
 
-def _home(race: Race) -> float | None:
+def _home(race: int) -> float:
     """1 if I am home, 0 if they are (for game points, what that end is worth), else
-    None: the race goes on."""
-    if race[0] <= 0:
-        return odds.end_value(race[3], True, race[1])
-    return odds.end_value(race[3], False, race[0]) if race[1] <= 0 else None
+    :data:`_NOT_HOME`: the race goes on."""
+    my_need = ((race >> _MY_NEED) & 511) - _NEED_BIAS
+    their_need = ((race >> _THEIR_NEED) & 511) - _NEED_BIAS
+    if my_need <= 0:
+        return odds.end_value(_OBJECTIVES[(race >> 1) & 3], True, their_need)
+    if their_need <= 0:
+        return odds.end_value(_OBJECTIVES[(race >> 1) & 3], False, my_need)
+    return _NOT_HOME
 
 
-def _ended(point: int, race: Race | None) -> float:
+def _ended(point: int, race: int) -> float:
     """The play over, the last card's point pegged (mine if more than 0, theirs if less):
     that point; in a race, the shows then decide."""
-    if race is None:
+    if not race:
         return point
     race = _pegged(point, race)
     home = _home(race)
-    if home is not None:
+    if home != _NOT_HOME:
         return home
-    my_need, their_need, shows, objective = race
-    return odds.after_play(my_need, their_need, *shows, objective)
+    return odds.after_play(
+        ((race >> _MY_NEED) & 511) - _NEED_BIAS,
+        ((race >> _THEIR_NEED) & 511) - _NEED_BIAS,
+        (race >> 4) & 63,
+        (race >> 10) & 63,
+        bool(race >> 3 & 1),
+        _OBJECTIVES[(race >> 1) & 3],
+    )
