@@ -114,9 +114,9 @@ def _fitting(hand: int, room: int) -> int:
     return ranks
 
 
-def _ranks_of(bits: int) -> frozenset[int]:
-    """The ranks whose bits are set."""
-    return frozenset(rank for rank in range(1, 14) if bits >> rank & 1)
+def _ranks_of(bits: int, hand: Ranks) -> frozenset[int]:
+    """The ranks of ``hand`` whose bits are set."""
+    return frozenset(rank for rank in hand if bits >> rank & 1)
 
 
 _choices: Final[dict[int, int]] = {}
@@ -159,7 +159,7 @@ def chosen(
     else those with the best points less the expected answer from a player holding
     ``reply`` cards, plus leading sense. ``unseen``: the cards it has not seen."""
     packed = _chosen(pack(hand), pack_pile(pile), count, _pack_unseen(unseen), reply, out)
-    return _ranks_of(packed)
+    return _ranks_of(packed, hand)
 
 
 def _chosen(hand: int, pile: int, count: int, unseen: int, reply: int, out: bool) -> int:
@@ -332,7 +332,7 @@ def _chances(pool: int, held: int) -> tuple[float, ...]:
 def run_out(hand: Ranks, pile: Ranks, count: int) -> frozenset[int]:
     """The others are out of this count: the first ranks of the orders that score most
     (and lay most, among those)."""
-    return _ranks_of(_run_out(pack(hand), pack_pile(pile), count))
+    return _ranks_of(_run_out(pack(hand), pack_pile(pile), count), hand)
 
 
 def run_outs(hand: Ranks, pile: Ranks, count: int) -> dict[int, tuple[int, int]]:
@@ -341,7 +341,7 @@ def run_outs(hand: Ranks, pile: Ranks, count: int) -> dict[int, tuple[int, int]]
     packed, laid = pack(hand), pack_pile(pile)
     return {
         rank: _laid_first(rank, packed, laid, count)
-        for rank in sorted(_ranks_of(_fitting(packed, COUNT_LIMIT - count)))
+        for rank in sorted(_ranks_of(_fitting(packed, COUNT_LIMIT - count), hand))
     }
 
 
